@@ -1,0 +1,200 @@
+#include "model/controller.h"
+
+#include <algorithm>
+
+#include "model/random.h"
+
+namespace ssd {
+
+using ssdtlm::HostCommand;
+using ssdtlm::HostOp;
+
+namespace {
+ftl::FtlParams ftl_params(const SimConfig& cfg) {
+  ftl::FtlParams p;
+  p.geometry = cfg.nand.geometry;
+  p.over_provisioning = cfg.ftl_op;
+  p.gc_threshold = cfg.gc_threshold;
+  p.cycles = cfg.cpu.ftl;
+  return p;
+}
+}  // namespace
+
+Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
+    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), cpu_("cpu", cfg.cpu),
+      media_(cfg.nand.geometry, cfg.track_content),
+      ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
+      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
+  host.register_b_transport(this, &Controller::b_transport);
+  flash_trans_.set_extension(&flash_cmd_);
+  dram_trans_.set_extension(&dram_cmd_);
+}
+
+Controller::~Controller() {
+  // The extensions are members, not heap objects: detach before the payloads die.
+  flash_trans_.clear_extension(&flash_cmd_);
+  dram_trans_.clear_extension(&dram_cmd_);
+}
+
+void Controller::precondition(Precondition state, double overwrite_fraction, uint64_t seed) {
+  if (state == Precondition::None) return;
+  const uint64_t pages = ftl_->user_pages();
+  // seq-fill: every user LBA once, in order (what 128 KiB sequential writes leave behind).
+  for (uint64_t l = 0; l < pages; ++l) {
+    work_.clear();
+    ftl_->write(Lpn(uint32_t(l)), ++version_, work_);
+  }
+  if (state == Precondition::Used) {
+    Random rng(seed ^ 0x5553454455534544ull);
+    const uint64_t n = static_cast<uint64_t>(overwrite_fraction * double(pages));
+    for (uint64_t i = 0; i < n; ++i) {
+      work_.clear();
+      ftl_->write(Lpn(uint32_t(rng.below(pages))), ++version_, work_);
+    }
+  }
+  work_.clear();
+  ftl_->reset_stats();
+}
+
+void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  HostCommand& cmd = *trans.get_extension<HostCommand>();
+  const sc_time now = sc_core::sc_time_stamp();
+  const uint32_t page = cfg_.nand.geometry.page_size;
+  sc_time t = cpu_.execute(now + delay, cfg_.cpu.decode_cycles);
+  sc_time done = t;
+
+  const uint64_t first = cmd.offset / page;
+  const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
+  switch (cmd.op) {
+    case HostOp::Read:
+      for (uint64_t l = first; l <= last; ++l) done = std::max(done, read_page(uint32_t(l), t, cmd));
+      break;
+    case HostOp::Write: {
+      // The SATA interface already moved the data over the link: stage it in DRAM.
+      t = dram_access(uint32_t(cmd.bytes), t);
+      if (cache_.enabled()) return write_back(cmd, t, delay, trans);
+      done = t;
+      for (uint64_t l = first; l <= last; ++l)
+        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t, t, cmd));
+      break;
+    }
+    case HostOp::Trim:
+      for (uint64_t l = first; l <= last; ++l) {
+        if (partial_page(cmd, l)) continue;  // only whole pages can be unmapped
+        work_.clear();
+        ftl_->trim(Lpn(uint32_t(l)), work_);
+        t = charge(work_, t);
+      }
+      done = t;
+      break;
+    case HostOp::Flush:
+      done = std::max(t, cache_.drained_at());
+      break;
+  }
+  done = cpu_.execute(done, cfg_.cpu.complete_cycles);
+  delay = done - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time Controller::read_page(uint32_t lpn, const sc_time& at, HostCommand& cmd) {
+  const uint32_t page = cfg_.nand.geometry.page_size;
+  if (cache_.enabled() && cache_.holds(lpn, sc_core::sc_time_stamp())) {
+    cache_.count_hit();
+    return dram_access(page, cpu_.execute(at, cfg_.cpu.ftl.lookup));
+  }
+  work_.clear();
+  ftl_->read(Lpn(lpn), work_);
+  const sc_time issued = charge(work_, at);
+  if (work_.ops.empty()) return issued;  // unmapped: zeros, no flash access
+  cmd.flash_reads += uint32_t(work_.ops.size());
+  return dram_access(page, run_flash(work_, issued, &cmd));
+}
+
+bool Controller::partial_page(const HostCommand& cmd, uint64_t lpn) const {
+  const uint64_t page = cfg_.nand.geometry.page_size;
+  return cmd.offset > lpn * page || cmd.offset + cmd.bytes < (lpn + 1) * page;
+}
+
+void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans) {
+  // Write-back: the host's completion goes out once every page has a cache
+  // slot; destaging (FTL work and programs) follows on the firmware's time.
+  const uint32_t page = cfg_.nand.geometry.page_size;
+  const uint64_t first = cmd.offset / page, last = (cmd.offset + cmd.bytes - 1) / page;
+  static thread_local std::vector<sc_time> slots;
+  slots.clear();
+  sc_time ack = staged;
+  for (uint64_t l = first; l <= last; ++l) ack = std::max(ack, slots.emplace_back(cache_.admit(staged)));
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
+  for (uint64_t l = first; l <= last; ++l) {
+    const sc_time slot = slots[l - first];
+    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot, slot, cmd));
+  }
+  delay = done - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, const sc_time& slot,
+                               HostCommand& cmd) {
+  sc_time t = at;
+  if (partial) {
+    // Read-modify-write: the untouched part of the page comes from flash.
+    work_.clear();
+    ftl_->read(Lpn(lpn), work_);
+    t = charge(work_, t);
+    if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t, &cmd));
+  }
+  work_.clear();
+  ftl_->write(Lpn(lpn), ++version_, work_);
+  return run_flash(work_, charge(work_, std::max(t, slot)), &cmd);
+}
+
+sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
+  sc_time t = cpu_.execute(at, work.cpu_cycles);
+  const uint32_t entries = work.map_reads + work.map_writes;
+  if (entries) t = dram_access(entries * cfg_.dram.map_entry_bytes, t);
+  return t;
+}
+
+sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, HostCommand* cmd) {
+  // Completion time of each op, for the dependencies the FTL declared.
+  static thread_local std::vector<sc_time> done;
+  done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
+  sc_time all = at;
+  for (size_t i = 0; i < work.ops.size(); ++i) {
+    const ftl::FlashOp& op = work.ops[i];
+    sc_time start = at;
+    if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
+    if (op.barrier) start = all;
+    done[i] = flash_op(op, cpu_.execute(start, cfg_.cpu.page_cycles));
+    all = std::max(all, done[i]);
+    if (cmd && op.kind == ftl::FlashOp::Kind::Program) ++cmd->flash_programs;
+  }
+  return all;
+}
+
+sc_time Controller::flash_op(const ftl::FlashOp& op, const sc_time& at) {
+  const FlashGeometry& g = cfg_.nand.geometry;
+  const DieId die = g.die_of(op.ppn);
+  flash_cmd_.kind = op.kind == ftl::FlashOp::Kind::Read      ? ssdtlm::FlashOpKind::Read
+                    : op.kind == ftl::FlashOp::Kind::Program ? ssdtlm::FlashOpKind::Program
+                                                             : ssdtlm::FlashOpKind::Erase;
+  flash_cmd_.die = g.die_in_channel(die);
+  flash_cmd_.bytes = op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size;
+  flash_cmd_.gc = op.gc;
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time delay = at - now;
+  flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
+  return now + delay;
+}
+
+sc_time Controller::dram_access(uint32_t bytes, const sc_time& at) {
+  if (cfg_.dram.size == 0) return at;  // DRAM-less: data and tables stay in controller SRAM
+  dram_cmd_.bytes = bytes;
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time delay = at - now;
+  dram->b_transport(dram_trans_, delay);
+  return now + delay;
+}
+
+}  // namespace ssd

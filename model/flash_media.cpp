@@ -1,0 +1,32 @@
+#include "model/flash_media.h"
+
+#include <string>
+
+namespace ssd {
+
+FlashMedia::FlashMedia(const FlashGeometry& g, bool track_content)
+    : geometry_(g), write_ptr_(g.blocks(), 0), erase_count_(g.blocks(), 0) {
+  if (track_content) content_.resize(g.pages());
+}
+
+void FlashMedia::program(Ppn p, PageContent c) {
+  const BlockId b = geometry_.block_of(p);
+  const uint32_t page = geometry_.page_in_block(p);
+  if (page != write_ptr_[b.v])
+    throw FlashRuleViolation("program of page " + std::to_string(page) + " in block " + std::to_string(b.v) +
+                             " out of order (next erased page is " + std::to_string(write_ptr_[b.v]) + ")");
+  ++write_ptr_[b.v];
+  if (!content_.empty()) content_[p.v] = c;
+}
+
+PageContent FlashMedia::read(Ppn p) const {
+  if (!is_programmed(p)) throw FlashRuleViolation("read of erased page " + std::to_string(p.v));
+  return content_.empty() ? PageContent{} : content_[p.v];
+}
+
+void FlashMedia::erase(BlockId b) {
+  write_ptr_[b.v] = 0;
+  ++erase_count_[b.v];
+}
+
+}  // namespace ssd

@@ -1,0 +1,205 @@
+#include "model/ftl/page_ftl.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ftl {
+
+namespace {
+FtlRegistration registration(
+    "page", "page-level mapping, greedy GC on a free-block watermark, TRIM",
+    [](const FtlParams& p, FlashMedia& m) { return std::make_unique<PageFtl>(p, m); });
+}
+
+PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
+    : params_(p), geo_(p.geometry), media_(media),
+      user_pages_(user_pages_for(geo_, p.over_provisioning)) {
+  const uint64_t user_blocks_per_die =
+      (user_pages_ + uint64_t(geo_.dies()) * geo_.pages_per_block - 1) / (uint64_t(geo_.dies()) * geo_.pages_per_block);
+  const uint64_t spare = geo_.blocks_per_die() - user_blocks_per_die;
+  // GC needs its threshold of free blocks plus the two active blocks.
+  if (spare < uint64_t(p.gc_threshold) + 2)
+    throw std::invalid_argument("spare area too small: " + std::to_string(spare) +
+                                " spare blocks per die, the page FTL needs at least gc threshold + 2 = " +
+                                std::to_string(p.gc_threshold + 2));
+  if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
+  l2p_.assign(user_pages_, kNone);
+  p2l_.assign(geo_.pages(), kNone);
+  valid_.assign(geo_.blocks(), 0);
+  state_.assign(geo_.blocks(), BlockState::Free);
+  bnext_.assign(geo_.blocks(), kNone);
+  bprev_.assign(geo_.blocks(), kNone);
+  dies_.resize(geo_.dies());
+  for (uint32_t d = 0; d < geo_.dies(); ++d) {
+    dies_[d].bucket_head.assign(geo_.pages_per_block + 1, kNone);
+    for (uint32_t b = 0; b < geo_.blocks_per_die(); ++b) dies_[d].free_blocks.push_back(geo_.block(DieId(d), b).v);
+  }
+}
+
+void PageFtl::read(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup;
+  work.map_reads += 1;
+  const uint32_t ppn = l2p_[lpn.v];
+  if (ppn == kNone) {
+    ++stats_.unmapped_reads;  // never written or trimmed: answered with zeros, no flash access
+    return;
+  }
+  work.ops.push_back({FlashOp::Kind::Read, Ppn(ppn)});
+}
+
+void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;
+  work.map_writes += 1;
+  if (l2p_[lpn.v] != kNone) invalidate(l2p_[lpn.v]);
+
+  // Round-robin over dies, skipping a die that is full of valid data.
+  uint32_t die = die_cursor_;
+  for (uint32_t tries = 0; !can_allocate(die); ++tries) {
+    if (tries == geo_.dies()) throw std::logic_error("page FTL: no die can accept a write (drive full)");
+    die = (die + 1) % geo_.dies();
+  }
+  die_cursor_ = (die + 1) % geo_.dies();
+
+  const size_t ops_before = work.ops.size();
+  const Ppn ppn = allocate(die, false, work);
+  media_.program(ppn, {lpn.v, version});
+  p2l_[ppn.v] = lpn.v;
+  l2p_[lpn.v] = ppn.v;
+  ++valid_[geo_.block_of(ppn).v];
+  ++stats_.host_pages_written;
+  ++stats_.flash_pages_written;
+  // The host page waits for any GC this write triggered (foreground GC).
+  work.ops.push_back({FlashOp::Kind::Program, ppn, false, -1, work.ops.size() > ops_before});
+}
+
+void PageFtl::trim(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;
+  const uint32_t ppn = l2p_[lpn.v];
+  if (ppn == kNone) return;
+  work.map_writes += 1;
+  invalidate(ppn);
+  l2p_[lpn.v] = kNone;
+  ++stats_.trimmed_pages;
+}
+
+bool PageFtl::can_allocate(uint32_t die) const {
+  const Die& d = dies_[die];
+  if (d.host.block != kNone && d.host.next_page < geo_.pages_per_block) return true;
+  if (d.free_blocks.size() > params_.gc_threshold) return true;
+  // Low on free blocks: writable only if GC can reclaim something.
+  for (uint32_t v = 0; v < geo_.pages_per_block; ++v)
+    if (d.bucket_head[v] != kNone) return true;
+  return false;
+}
+
+Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work) {
+  Die& d = dies_[die];
+  WritePoint& wp = for_gc ? d.gc : d.host;
+  if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
+    if (wp.block != kNone) close_block(wp.block);
+    // GC never triggers GC: it draws on the reserve kept by the threshold.
+    if (!for_gc)
+      while (d.free_blocks.size() <= params_.gc_threshold && collect(die, work)) {
+      }
+    if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
+    wp.block = d.free_blocks.front();
+    d.free_blocks.pop_front();
+    wp.next_page = 0;
+    state_[wp.block] = BlockState::Active;
+  }
+  return Ppn(wp.block * geo_.pages_per_block + wp.next_page++);
+}
+
+bool PageFtl::collect(uint32_t die, FtlWork& work) {
+  Die& d = dies_[die];
+  uint32_t victim = kNone;
+  for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
+  if (victim == kNone) return false;  // every closed block is fully valid
+
+  work.cpu_cycles += params_.cycles.gc_victim;
+  const Ppn first = geo_.first_page(BlockId(victim));
+  for (uint32_t i = 0; i < geo_.pages_per_block; ++i) {
+    const uint32_t src = first.v + i;
+    const uint32_t lpn = p2l_[src];
+    if (lpn == kNone) continue;
+    const Ppn dst = allocate(die, true, work);
+    media_.program(dst, media_.read(Ppn(src)));
+    p2l_[dst.v] = lpn;
+    l2p_[lpn] = dst.v;
+    ++valid_[geo_.block_of(dst).v];
+    p2l_[src] = kNone;
+    const int32_t read_index = static_cast<int32_t>(work.ops.size());
+    work.ops.push_back({FlashOp::Kind::Read, Ppn(src), true});
+    work.ops.push_back({FlashOp::Kind::Program, dst, true, read_index});
+    work.cpu_cycles += params_.cycles.gc_page;
+    work.map_writes += 1;
+    ++stats_.gc_pages_moved;
+    ++stats_.flash_pages_written;
+  }
+  bucket_remove(victim);
+  valid_[victim] = 0;
+  media_.erase(BlockId(victim));
+  work.ops.push_back({FlashOp::Kind::Erase, first, true, -1, true});
+  state_[victim] = BlockState::Free;
+  d.free_blocks.push_back(victim);
+  ++stats_.gc_runs;
+  return true;
+}
+
+void PageFtl::invalidate(uint32_t ppn) {
+  p2l_[ppn] = kNone;
+  const uint32_t b = ppn / geo_.pages_per_block;
+  if (state_[b] == BlockState::Closed) {
+    bucket_remove(b);
+    --valid_[b];
+    bucket_insert(b);
+  } else {
+    --valid_[b];
+  }
+}
+
+void PageFtl::close_block(uint32_t block) {
+  state_[block] = BlockState::Closed;
+  bucket_insert(block);
+}
+
+void PageFtl::bucket_insert(uint32_t block) {
+  uint32_t& head = dies_[block / geo_.blocks_per_die()].bucket_head[valid_[block]];
+  bprev_[block] = kNone;
+  bnext_[block] = head;
+  if (head != kNone) bprev_[head] = block;
+  head = block;
+}
+
+void PageFtl::bucket_remove(uint32_t block) {
+  if (bprev_[block] != kNone)
+    bnext_[bprev_[block]] = bnext_[block];
+  else
+    dies_[block / geo_.blocks_per_die()].bucket_head[valid_[block]] = bnext_[block];
+  if (bnext_[block] != kNone) bprev_[bnext_[block]] = bprev_[block];
+  bnext_[block] = bprev_[block] = kNone;
+}
+
+void PageFtl::check_consistency() const {
+  auto fail = [](const std::string& what) { throw std::logic_error("page FTL inconsistent: " + what); };
+  std::vector<uint32_t> count(geo_.blocks(), 0);
+  for (uint64_t l = 0; l < user_pages_; ++l) {
+    const uint32_t p = l2p_[l];
+    if (p == kNone) continue;
+    if (p2l_[p] != l) fail("l2p[" + std::to_string(l) + "] -> " + std::to_string(p) + " but p2l disagrees");
+    if (!media_.is_programmed(Ppn(p))) fail("LPN " + std::to_string(l) + " maps to an erased page");
+    ++count[p / geo_.pages_per_block];
+  }
+  for (uint32_t b = 0; b < geo_.blocks(); ++b)
+    if (count[b] != valid_[b]) fail("block " + std::to_string(b) + " valid count " + std::to_string(valid_[b]) +
+                                    ", mapped pages " + std::to_string(count[b]));
+  for (uint32_t d = 0; d < geo_.dies(); ++d)
+    for (uint32_t v = 0; v <= geo_.pages_per_block; ++v)
+      for (uint32_t b = dies_[d].bucket_head[v]; b != kNone; b = bnext_[b])
+        if (valid_[b] != v || state_[b] != BlockState::Closed) fail("bucket list of die " + std::to_string(d));
+}
+
+}  // namespace ssd::ftl

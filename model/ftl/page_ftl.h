@@ -1,0 +1,67 @@
+#pragma once
+// Page-level mapping FTL (the X25-M style): every logical page maps to any
+// physical page; writes go out of place to the current active block of the
+// next die in round-robin order (so consecutive writes stripe across
+// channels, then dies). Each die has its own free-block pool, a host active
+// block and a GC active block (GC copies stay apart from fresh host data).
+// Greedy GC runs on a die when its free blocks drop below `gc_threshold`:
+// the closed block with the fewest valid pages is the victim, found in O(1)
+// amortised through buckets by valid-page count (as in the Cosmos+ FTL).
+
+#include <deque>
+#include <vector>
+
+#include "model/ftl/ftl.h"
+
+namespace ssd::ftl {
+
+class PageFtl : public Ftl {
+ public:
+  PageFtl(const FtlParams& p, FlashMedia& media);
+
+  uint64_t user_pages() const override { return user_pages_; }
+  void read(Lpn lpn, FtlWork& work) override;
+  void write(Lpn lpn, uint64_t version, FtlWork& work) override;
+  void trim(Lpn lpn, FtlWork& work) override;
+  Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
+  const FtlStats& stats() const override { return stats_; }
+  uint64_t map_bytes() const override { return user_pages_ * sizeof(uint32_t); }
+  void check_consistency() const override;
+  void reset_stats() override { stats_ = FtlStats{}; }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  enum class BlockState : uint8_t { Free, Active, Closed };
+  struct WritePoint {
+    uint32_t block = kNone;  // drive-wide block id
+    uint32_t next_page = 0;
+  };
+  struct Die {
+    std::deque<uint32_t> free_blocks;
+    WritePoint host, gc;
+    std::vector<uint32_t> bucket_head;  // by valid count: closed blocks
+  };
+
+  Ppn allocate(uint32_t die, bool for_gc, FtlWork& work);
+  bool collect(uint32_t die, FtlWork& work);  // one greedy GC victim; false if none
+  void invalidate(uint32_t ppn);
+  void close_block(uint32_t block);
+  void bucket_insert(uint32_t block);
+  void bucket_remove(uint32_t block);
+  bool can_allocate(uint32_t die) const;
+
+  FtlParams params_;
+  FlashGeometry geo_;
+  FlashMedia& media_;
+  uint64_t user_pages_;
+  std::vector<uint32_t> l2p_;          // LPN -> PPN
+  std::vector<uint32_t> p2l_;          // PPN -> LPN (kNone: invalid or erased)
+  std::vector<uint16_t> valid_;        // valid pages per block
+  std::vector<BlockState> state_;
+  std::vector<uint32_t> bnext_, bprev_;  // bucket lists
+  std::vector<Die> dies_;
+  uint32_t die_cursor_ = 0;
+  FtlStats stats_;
+};
+
+}  // namespace ssd::ftl

@@ -1,0 +1,90 @@
+#include "model/io_logs.h"
+
+#include <stdexcept>
+
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+using ssdtlm::to_ns;
+
+namespace {
+std::FILE* open_csv(const std::string& path, const char* header) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error(path + ": cannot open for writing");
+  std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
+  std::fputs(header, f);
+  return f;
+}
+}  // namespace
+
+LatencyLog::LatencyLog(const std::string& path)
+    : f_(open_csv(path, "id,op,lba,bytes,arrival_ns,start_ns,completion_ns,host_wait_ns,device_latency_ns\n")),
+      path_(path) {}
+
+LatencyLog::~LatencyLog() { close(); }
+
+void LatencyLog::add(const IoCompletion& c) {
+  const uint64_t arrival = to_ns(c.arrival), start = to_ns(c.start), done = to_ns(c.completion);
+  std::fprintf(f_, "%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)c.request.id,
+               ssdtlm::to_string(c.request.op), (unsigned long long)(c.request.offset / 512),
+               (unsigned long long)c.request.bytes, (unsigned long long)arrival, (unsigned long long)start,
+               (unsigned long long)done, (unsigned long long)(start - arrival), (unsigned long long)(done - start));
+}
+
+void LatencyLog::close() {
+  if (f_ && std::fclose(f_) != 0) {
+    f_ = nullptr;
+    throw std::runtime_error(path_ + ": write failed");
+  }
+  f_ = nullptr;
+}
+
+TimeSeries::TimeSeries(const std::string& path, sc_core::sc_time interval)
+    : f_(open_csv(path,
+                  "time_s,read_iops,read_MBps,read_lat_mean_us,read_lat_max_us,"
+                  "write_iops,write_MBps,write_lat_mean_us,write_lat_max_us,"
+                  "trim_iops,trim_MBps,trim_lat_mean_us,trim_lat_max_us,flush_iops\n")),
+      path_(path), interval_ns_(to_ns(interval)) {}
+
+TimeSeries::~TimeSeries() {
+  try {
+    close();
+  } catch (...) {
+  }
+}
+
+void TimeSeries::flush_interval() {
+  const double secs = double(interval_ns_) / 1e9;
+  std::fprintf(f_, "%.9g", double(index_) * secs);
+  for (int op = 0; op < 3; ++op) {
+    const Bucket& b = ops_[op];
+    std::fprintf(f_, ",%.3f,%.3f,%.3f,%.3f", double(b.ios) / secs, double(b.bytes) / secs / 1e6,
+                 b.ios ? double(b.lat_sum) / double(b.ios) / 1e3 : 0.0, double(b.lat_max) / 1e3);
+  }
+  std::fprintf(f_, ",%.3f\n", double(ops_[3].ios) / secs);
+  ops_ = {};
+  ++index_;
+}
+
+void TimeSeries::add(const IoCompletion& c) {
+  const uint64_t done = to_ns(c.completion);
+  while (done / interval_ns_ > index_) flush_interval();
+  Bucket& b = ops_[size_t(c.request.op)];
+  const uint64_t lat = to_ns(c.completion - c.arrival);
+  ++b.ios;
+  b.bytes += c.request.bytes;
+  b.lat_sum += lat;
+  if (lat > b.lat_max) b.lat_max = lat;
+  any_ = true;
+}
+
+void TimeSeries::close() {
+  if (!f_) return;
+  if (any_) flush_interval();
+  const bool ok = std::fclose(f_) == 0;
+  f_ = nullptr;
+  if (!ok) throw std::runtime_error(path_ + ": write failed");
+}
+
+}  // namespace ssd

@@ -1,0 +1,49 @@
+#pragma once
+// Per-IO outputs, written while the simulation runs (constant memory):
+// LatencyLog, one CSV row per IO; TimeSeries, one CSV row per interval of
+// simulated time with IOPS, MB/s, mean and max latency per operation.
+// Both expect completions in non-decreasing completion time, which is how
+// the host reports them.
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "model/io_source.h"
+
+namespace ssd {
+
+class LatencyLog {
+ public:
+  explicit LatencyLog(const std::string& path);  // throws std::runtime_error if it cannot write
+  ~LatencyLog();
+  void add(const IoCompletion& c);
+  void close();
+
+ private:
+  std::FILE* f_ = nullptr;
+  std::string path_;
+};
+
+class TimeSeries {
+ public:
+  TimeSeries(const std::string& path, sc_core::sc_time interval);
+  ~TimeSeries();
+  void add(const IoCompletion& c);
+  void close();  // writes the last, partial interval
+
+ private:
+  struct Bucket {
+    uint64_t ios = 0, bytes = 0, lat_sum = 0, lat_max = 0;
+  };
+  void flush_interval();
+
+  std::FILE* f_ = nullptr;
+  std::string path_;
+  uint64_t interval_ns_;
+  uint64_t index_ = 0;  // current interval
+  std::array<Bucket, 4> ops_{};
+  bool any_ = false;
+};
+
+}  // namespace ssd

@@ -1,0 +1,56 @@
+#include "model/nand_channel.h"
+
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+using ssdtlm::FlashCommand;
+using ssdtlm::FlashOpKind;
+
+NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
+    : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel) {
+  socket.register_b_transport(this, &NandChannel::b_transport);
+}
+
+void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const FlashCommand* cmd = trans.get_extension<FlashCommand>();
+  const sc_time now = sc_core::sc_time_stamp();
+  ssdtlm::Timeline& die = dies_.at(cmd->die);
+  die.retire(now);
+  bus_.retire(now);
+
+  // An operation is: die busy `before` (array), bus + die busy `xfer`, die busy `after` (array).
+  sc_time before, after;
+  const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
+  switch (cmd->kind) {
+    case FlashOpKind::Read: before = cfg_.t_read; ++(cmd->gc ? stats_.gc_reads : stats_.reads); break;
+    case FlashOpKind::Program: after = cfg_.t_prog; ++(cmd->gc ? stats_.gc_programs : stats_.programs); break;
+    case FlashOpKind::Erase: after = cfg_.t_erase; ++(cmd->gc ? stats_.gc_erases : stats_.erases); break;
+  }
+  const sc_time span = before + xfer + after;
+  sc_time earliest = now + delay;
+  sc_time start;
+  for (;;) {
+    start = die.find(earliest, span);
+    if (xfer == sc_core::SC_ZERO_TIME) break;
+    const sc_time bus_at = bus_.find(start + before, xfer);
+    if (bus_at == start + before) break;
+    // The bus is taken then: start the array step later so the transfer
+    // lands on the bus's next gap instead of idling the die.
+    earliest = bus_at - before;
+  }
+  die.reserve(start, span);
+  bus_.reserve(start + before, xfer);
+  delay = start + span - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+double NandChannel::bus_utilisation(const sc_time& elapsed) const {
+  return elapsed == sc_core::SC_ZERO_TIME ? 0.0 : bus_.busy() / elapsed;
+}
+
+double NandChannel::die_utilisation(uint32_t die, const sc_time& elapsed) const {
+  return elapsed == sc_core::SC_ZERO_TIME ? 0.0 : dies_.at(die).busy() / elapsed;
+}
+
+}  // namespace ssd

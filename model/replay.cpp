@@ -1,0 +1,158 @@
+#include "model/replay.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace ssd {
+
+using traces::TraceOp;
+
+TraceSource::TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes) : cfg_(cfg), capacity_(capacity_bytes) {
+  traces::ReaderOptions ro;
+  ro.arrival = cfg.arrival_issue ? traces::ReaderOptions::Arrival::Issue : traces::ReaderOptions::Arrival::Queue;
+  ro.skip_bad = cfg.skip_bad;
+  ro.sector_size = cfg.sector_size;
+  format_ = cfg.format.empty() ? traces::detect_format(cfg.path) : cfg.format;
+  reader_ = traces::open_trace(cfg.path, format_, ro);
+}
+
+bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
+  if (error_) return false;
+  traces::TraceRecord rec;
+  try {
+    while (reader_->next(rec)) {
+      ++read_;
+      const char* why = nullptr;
+      if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) why = "device";
+      else if (rec.time_ns < uint64_t(cfg_.window_start.to_seconds() * 1e9)) why = "before trace.start";
+      else if (cfg_.window_end != sc_core::SC_ZERO_TIME && rec.time_ns >= uint64_t(cfg_.window_end.to_seconds() * 1e9))
+        why = "after trace.end";
+      else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
+               (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
+        why = "operation";
+      else if (rec.op != TraceOp::Flush && rec.bytes == 0)
+        why = "zero length";
+      if (why) {
+        ++filtered_[why];
+        continue;
+      }
+      uint64_t offset = rec.offset;
+      if (rec.op != TraceOp::Flush) {
+        if (offset < cfg_.offset) {
+          if (!cfg_.wrap)
+            throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
+                                     "address below trace.offset");
+          offset += capacity_;  // wrap backwards into the drive
+          ++remapped_;
+        }
+        offset -= cfg_.offset;
+        if (rec.bytes > capacity_)
+          throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
+                                   "request of " + std::to_string(rec.bytes) + " bytes is larger than the drive");
+        if (offset + rec.bytes > capacity_) {
+          if (!cfg_.wrap)
+            throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
+                                     "address " + std::to_string(offset) + " + " + std::to_string(rec.bytes) +
+                                         " is beyond the drive's capacity of " + std::to_string(capacity_) +
+                                         " bytes (trace.beyond=error)");
+          // Wrap modulo the capacity, keeping sector alignment and the request whole.
+          offset = (offset % capacity_) / 512 * 512;
+          if (offset + rec.bytes > capacity_) offset = (capacity_ - rec.bytes) / 512 * 512;
+          ++remapped_;
+        }
+      }
+      req.id = replayed_++;
+      req.op = rec.op == TraceOp::Read    ? ssdtlm::HostOp::Read
+               : rec.op == TraceOp::Write ? ssdtlm::HostOp::Write
+               : rec.op == TraceOp::Discard ? ssdtlm::HostOp::Trim
+                                            : ssdtlm::HostOp::Flush;
+      req.offset = rec.op == TraceOp::Flush ? 0 : offset;
+      req.bytes = rec.op == TraceOp::Flush ? 0 : rec.bytes;
+      req.timed = cfg_.timed;
+      const double t = double(rec.time_ns - uint64_t(cfg_.window_start.to_seconds() * 1e9)) / cfg_.speed;
+      req.arrival = sc_core::sc_time(t, sc_core::SC_NS);
+      return true;
+    }
+  } catch (const traces::TraceError& e) {
+    error_ = e.what();
+  }
+  return false;
+}
+
+void TraceSource::check() const {
+  if (error_) throw OptionError(*error_);
+}
+
+std::string TraceSource::describe() const {
+  return "trace " + cfg_.path + " (" + format_ + ", " + (cfg_.timed ? "timed" : "afap") +
+         ", iodepth " + std::to_string(cfg_.iodepth) + ")";
+}
+
+nlohmann::json TraceSource::accounting() const {
+  const traces::ReaderStats& rs = reader_->stats();
+  uint64_t skipped = 0;
+  for (const auto& [why, n] : rs.skipped) skipped += n;
+  return {{"path", cfg_.path},         {"format", format_},
+          {"mode", cfg_.timed ? "timed" : "afap"},
+          {"records_read", read_},     {"replayed", replayed_},
+          {"filtered", [&] { uint64_t n = 0; for (auto& [k, v] : filtered_) n += v; return n; }()},
+          {"filtered_by", filtered_},  {"remapped", remapped_},
+          {"skipped_bad", skipped},    {"skipped_by", rs.skipped},
+          {"ignored_events", rs.ignored}};
+}
+
+ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim) : cfg_(cfg), opts_(opts), sim_(sim) {
+  try {
+    if (!cfg.replay.path.empty())
+      source_ = std::make_unique<TraceSource>(cfg.replay, sim.drive().controller.user_bytes());
+  } catch (const traces::TraceError& e) {
+    throw OptionError(e.what());
+  }
+  try {
+    if (!cfg.latency_log.empty()) latency_log_ = std::make_unique<LatencyLog>(cfg.latency_log);
+    if (!cfg.timeseries.empty()) timeseries_ = std::make_unique<TimeSeries>(cfg.timeseries, cfg.timeseries_interval);
+  } catch (const std::runtime_error& e) {
+    throw opts.error(latency_log_ || cfg.latency_log.empty() ? "timeseries" : "latency-log", e.what());
+  }
+  if (latency_log_) sim.on_completion([this](const IoCompletion& c) { latency_log_->add(c); });
+  if (timeseries_) sim.on_completion([this](const IoCompletion& c) { timeseries_->add(c); });
+}
+
+void ReplayRun::run() {
+  if (source_) {
+    sim_.run(source_.get(), cfg_.replay.iodepth);
+    source_->check();
+  } else {
+    sim_.run();
+  }
+  try {
+    if (latency_log_) latency_log_->close();
+    if (timeseries_) timeseries_->close();
+  } catch (const std::runtime_error& e) {
+    throw OptionError(e.what());
+  }
+}
+
+void ReplayRun::annotate(nlohmann::json& report) const {
+  const FlashGeometry& g = cfg_.nand.geometry;
+  char drive[256];
+  std::snprintf(drive, sizeof drive,
+                "%u ch x %u dies x %u planes x %u blocks x %u pages x %u B, %.1f GiB raw, %.1f GiB user, FTL %s, "
+                "precondition %s",
+                g.channels, g.dies_per_channel, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size,
+                double(g.bytes()) / (1u << 30),
+                double(sim_.drive().controller.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
+                opts_.values().at("precondition").c_str());
+  report["drive"] = drive;
+  if (source_) {
+    report["trace"] = source_->accounting();
+    report["workload"] = source_->describe();
+  } else {
+    const WorkloadConfig& w = cfg_.workload;
+    report["workload"] = "rw=" + w.rw + " bs=" + std::to_string(w.bs) + " iodepth=" + std::to_string(w.iodepth) +
+                         " span=" + std::to_string(sim_.workload_span()) + " bytes";
+  }
+}
+
+}  // namespace ssd

@@ -1,0 +1,66 @@
+#pragma once
+// Trace replay. TraceSource turns a trace reader's records into host
+// requests: it applies the filters (device, time window, operation), the
+// address policy (subtract an offset; wrap or reject addresses beyond the
+// simulated capacity) and the timing mode (timed: recorded arrivals scaled by
+// 1/speed; afap: closed loop), and accounts for every record it reads.
+// ReplayRun is the CLI's glue: it picks the trace or the synthetic workload,
+// attaches the latency log and time series, and adds the `trace` section.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/config.h"
+#include "model/io_logs.h"
+#include "model/io_source.h"
+#include "model/options.h"
+#include "model/simulation.h"
+#include "traces/trace_reader.h"
+
+namespace ssd {
+
+class TraceSource : public IoSource {
+ public:
+  // Throws traces::TraceError if the trace cannot be opened or detected.
+  TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes);
+  bool next(HostRequest& req, const sc_core::sc_time& now) override;
+  std::string describe() const override;
+
+  // A bad record stops the replay; the error is kept and rethrown by check().
+  void check() const;
+  // The `trace` report section: every record read, replayed or filtered and why.
+  nlohmann::json accounting() const;
+  const std::string& format() const { return format_; }
+
+ private:
+  ReplayConfig cfg_;
+  uint64_t capacity_;
+  std::string format_;
+  std::unique_ptr<traces::TraceReader> reader_;
+  std::optional<std::string> error_;
+  uint64_t read_ = 0, replayed_ = 0, remapped_ = 0;
+  std::map<std::string, uint64_t> filtered_;
+};
+
+class ReplayRun {
+ public:
+  ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim);
+  // Run the trace (or the synthetic workload); throws OptionError for bad input.
+  void run();
+  // Add the `trace`, `drive` and `workload` descriptions to the report.
+  void annotate(nlohmann::json& report) const;
+
+ private:
+  const SimConfig& cfg_;
+  const Options& opts_;
+  Simulation& sim_;
+  std::unique_ptr<TraceSource> source_;
+  std::unique_ptr<LatencyLog> latency_log_;
+  std::unique_ptr<TimeSeries> timeseries_;
+};
+
+}  // namespace ssd

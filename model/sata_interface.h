@@ -1,0 +1,37 @@
+#pragma once
+// The SATA device interface: one half-duplex link of `sata.gen` (1.5/3/6
+// Gb/s line rate, 8b/10b coded: 150/300/600 MB/s of payload) with NCQ. Every
+// command occupies the link for its FIS exchange (`sata.cmd_overhead`:
+// Register H2D, DMA Setup, Set Device Bits), and its data occupies it at the
+// payload rate: host-to-device before the firmware sees a write, device-to-
+// host after the firmware has a read's data in the buffer.
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "model/config.h"
+#include "tlm/timeline.h"
+
+namespace ssd {
+
+class SataInterface : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<SataInterface> host;          // from the host adapter
+  tlm_utils::simple_initiator_socket<SataInterface> controller;  // to the firmware
+
+  SataInterface(sc_core::sc_module_name name, const SataConfig& cfg);
+
+  double utilisation(const sc_time& elapsed) const;
+  uint64_t commands() const { return commands_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+
+  SataConfig cfg_;
+  ssdtlm::Timeline link_;
+  uint64_t commands_ = 0;
+};
+
+}  // namespace ssd

@@ -1,0 +1,47 @@
+#pragma once
+// One simulation run: build the drive and the host, precondition the drive
+// functionally, run the timed phase, and gather the statistics as JSON.
+// SystemC allows one elaboration per process, so one Simulation per process.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "model/config.h"
+#include "model/host.h"
+#include "model/io_source.h"
+#include "model/ssd_drive.h"
+
+namespace ssd {
+
+class Simulation {
+ public:
+  explicit Simulation(const SimConfig& cfg);
+  ~Simulation();
+
+  SsdDrive& drive() { return *drive_; }
+  // The synthetic workload's LBA span (workload.size or the user capacity).
+  uint64_t workload_span() const;
+
+  // Precondition, then run `source` (the configured synthetic workload if
+  // null) with `iodepth` NCQ slots until it is exhausted or the runtime ends.
+  void run(IoSource* source = nullptr, uint32_t iodepth = 0);
+  // Called for every completed IO (latency logs, time series).
+  void on_completion(std::function<void(const IoCompletion&)> f) { observers_.push_back(std::move(f)); }
+
+  const Host& host() const { return *host_; }
+  // fio-style read/write/trim sections and the device section.
+  nlohmann::json report() const;
+
+ private:
+  SimConfig cfg_;
+  std::unique_ptr<SsdDrive> drive_;
+  std::unique_ptr<IoSource> synthetic_;
+  std::unique_ptr<Host> host_;
+  std::vector<std::function<void(const IoCompletion&)>> observers_;
+  double precondition_s_ = 0, timed_s_ = 0;
+};
+
+}  // namespace ssd

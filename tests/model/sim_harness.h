@@ -1,0 +1,30 @@
+#pragma once
+// Runs one simulation in-process from CLI-style options and returns its JSON
+// report. One per test process (SystemC elaborates once).
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "model/options.h"
+#include "model/simulation.h"
+
+namespace ssdtest {
+
+inline nlohmann::json simulate(std::vector<std::string> args, ssd::SimConfig* used = nullptr) {
+  args.insert(args.begin(), "ssdsim");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  const ssd::Options opts = ssd::Options::parse(int(argv.size()), argv.data());
+  if (used) *used = opts.config();
+  ssd::Simulation sim(opts.config());
+  sim.run();
+  return sim.report();
+}
+
+// Picoseconds of `bytes` at `rate` bytes/s, rounded as the kernel's 1 ps
+// resolution rounds them.
+inline uint64_t ps_xfer(double bytes, double rate) { return uint64_t(bytes / rate * 1e12 + 0.5); }
+inline uint64_t ps_cycles(double cycles, double hz) { return uint64_t(cycles / hz * 1e12 + 0.5); }
+
+}  // namespace ssdtest

@@ -1,0 +1,90 @@
+// Small building blocks: the reservation calendar, units, latency statistics,
+// the write cache.
+#include <gtest/gtest.h>
+
+#include "model/latency_stats.h"
+#include "model/units.h"
+#include "model/write_cache.h"
+#include "tlm/timeline.h"
+
+namespace {
+
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+TEST(Timeline, EarliestFitUsesGapsBeforeLaterReservations) {
+  ssdtlm::Timeline t;
+  EXPECT_EQ(t.book(sc_time(100, SC_US), sc_time(50, SC_US)), sc_time(100, SC_US));  // [100,150)
+  // A later-booked but earlier request fits in front.
+  EXPECT_EQ(t.book(sc_time(10, SC_US), sc_time(20, SC_US)), sc_time(10, SC_US));  // [10,30)
+  // Too long for the gap [30,100): goes after 150.
+  EXPECT_EQ(t.book(sc_time(20, SC_US), sc_time(80, SC_US)), sc_time(150, SC_US));
+  // Exactly fits [30,100).
+  EXPECT_EQ(t.book(sc_time(0, SC_US), sc_time(70, SC_US)), sc_time(30, SC_US));
+  EXPECT_EQ(t.busy(), sc_time(220, SC_US));
+  EXPECT_EQ(t.horizon(), sc_time(230, SC_US));
+  EXPECT_FALSE(t.is_free(sc_time(29, SC_US), sc_time(31, SC_US)));
+  t.retire(sc_time(1000, SC_US));
+  EXPECT_TRUE(t.is_free(sc_time(1000, SC_US), sc_time(2000, SC_US)));
+}
+
+TEST(Units, SizesNeedUnitsAndArePowersOf1024) {
+  uint64_t b = 0;
+  EXPECT_EQ(ssd::units::parse_size("4k", b), "");
+  EXPECT_EQ(b, 4096u);
+  EXPECT_EQ(ssd::units::parse_size("8g", b), "");
+  EXPECT_EQ(b, 8ull << 30);
+  EXPECT_EQ(ssd::units::parse_size("512B", b), "");
+  EXPECT_EQ(b, 512u);
+  EXPECT_NE(ssd::units::parse_size("4096", b).find("needs a unit"), std::string::npos);
+  EXPECT_NE(ssd::units::parse_size("-4k", b).find("negative"), std::string::npos);
+  EXPECT_NE(ssd::units::parse_size("4q", b).find("unknown unit"), std::string::npos);
+}
+
+TEST(Units, TimesRatesClocks) {
+  double v = 0;
+  EXPECT_EQ(ssd::units::parse_seconds("50us", v), "");
+  EXPECT_DOUBLE_EQ(v, 50e-6);
+  EXPECT_EQ(ssd::units::parse_seconds("3ms", v), "");
+  EXPECT_DOUBLE_EQ(v, 3e-3);
+  EXPECT_EQ(ssd::units::parse_rate("40MB/s", v), "");
+  EXPECT_DOUBLE_EQ(v, 40e6);
+  EXPECT_EQ(ssd::units::parse_rate("1MiB/s", v), "");
+  EXPECT_DOUBLE_EQ(v, 1048576.0);
+  EXPECT_EQ(ssd::units::parse_frequency("200MHz", v), "");
+  EXPECT_DOUBLE_EQ(v, 200e6);
+  EXPECT_NE(ssd::units::parse_seconds("50", v), "");
+  EXPECT_NE(ssd::units::parse_rate("40MB", v), "");
+}
+
+TEST(LatencyStats, ExactMomentsAndPercentilesWithinOnePercent) {
+  ssd::LatencyStats s;
+  for (uint64_t v = 1; v <= 100000; ++v) s.add(v * 10);
+  EXPECT_EQ(s.count(), 100000u);
+  EXPECT_EQ(s.min(), 10u);
+  EXPECT_EQ(s.max(), 1000000u);
+  EXPECT_DOUBLE_EQ(s.mean(), 500005.0);
+  EXPECT_NEAR(s.stddev(), 288676.0, 1.0);
+  EXPECT_NEAR(double(s.percentile(50)), 500000.0, 5000.0);
+  EXPECT_NEAR(double(s.percentile(99)), 990000.0, 9900.0);
+  EXPECT_EQ(s.percentile(100), 1000000u);
+  ssd::LatencyStats one;
+  one.add(123456);
+  EXPECT_EQ(one.percentile(50), 123456u);  // clamped to the only sample
+}
+
+TEST(WriteCache, FullCacheWaitsForTheEarliestDestage) {
+  ssd::WriteCache c(2);
+  EXPECT_EQ(c.admit(sc_time(0, SC_US)), sc_time(0, SC_US));
+  c.insert(1, sc_time(900, SC_US));
+  EXPECT_EQ(c.admit(sc_time(1, SC_US)), sc_time(1, SC_US));
+  c.insert(2, sc_time(500, SC_US));
+  // Both slots held: the next write waits for the page released at 500 us.
+  EXPECT_EQ(c.admit(sc_time(2, SC_US)), sc_time(500, SC_US));
+  c.insert(3, sc_time(1400, SC_US));
+  EXPECT_TRUE(c.holds(1, sc_time(600, SC_US)));
+  EXPECT_FALSE(c.holds(2, sc_time(600, SC_US)));
+  EXPECT_EQ(c.drained_at(), sc_time(1400, SC_US));
+}
+
+}  // namespace

@@ -1,0 +1,69 @@
+#pragma once
+// The protocol between the SSD's modules: TLM-2.0 generic payloads carrying
+// one of two extensions, and the timing helpers every module shares.
+//
+// Style: loosely timed. A transaction is a blocking b_transport call made at
+// the caller's current simulated time; `delay` enters as "the request is
+// ready this long after now" and returns as "the response is ready this long
+// after now". Targets reserve their resources (tlm/timeline.h) inside the
+// call, so a whole host command costs the kernel one wait() in the host.
+
+#include <systemc>
+#include <tlm>
+
+#include <cstdint>
+
+namespace ssdtlm {
+
+using sc_core::sc_time;
+
+// ---- host side: one ATA command (READ/WRITE FPDMA QUEUED, DSM TRIM, FLUSH CACHE)
+enum class HostOp : uint8_t { Read, Write, Trim, Flush };
+const char* to_string(HostOp op);
+
+struct HostCommand : tlm::tlm_extension<HostCommand> {
+  HostOp op = HostOp::Read;
+  uint64_t offset = 0;  // bytes
+  uint64_t bytes = 0;
+  uint32_t ncq_tag = 0;
+  // Filled in by the device on the way back, for the per-IO breakdown.
+  sc_time device_start;   // link accepted the command FIS
+  uint32_t flash_reads = 0, flash_programs = 0;
+
+  tlm_extension_base* clone() const override { return new HostCommand(*this); }
+  void copy_from(const tlm_extension_base& e) override { *this = static_cast<const HostCommand&>(e); }
+};
+
+// ---- flash side: one NAND array operation on one die
+enum class FlashOpKind : uint8_t { Read, Program, Erase };
+
+struct FlashCommand : tlm::tlm_extension<FlashCommand> {
+  FlashOpKind kind = FlashOpKind::Read;
+  uint32_t die = 0;    // die index within the channel
+  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase)
+  bool gc = false;     // for statistics: background (GC) or host work
+
+  tlm_extension_base* clone() const override { return new FlashCommand(*this); }
+  void copy_from(const tlm_extension_base& e) override { *this = static_cast<const FlashCommand&>(e); }
+};
+
+// ---- memory side: a DRAM buffer access
+struct DramAccess : tlm::tlm_extension<DramAccess> {
+  uint32_t bytes = 0;
+  tlm_extension_base* clone() const override { return new DramAccess(*this); }
+  void copy_from(const tlm_extension_base& e) override { *this = static_cast<const DramAccess&>(e); }
+};
+
+// ---- shared timing helpers
+// Time to move `bytes` at `bytes_per_second`, rounded to the kernel resolution.
+inline sc_time transfer_time(uint64_t bytes, double bytes_per_second) {
+  return sc_time(static_cast<double>(bytes) / bytes_per_second, sc_core::SC_SEC);
+}
+// Whole nanoseconds in `t` (reports and latency statistics are in ns).
+inline uint64_t to_ns(const sc_time& t) { return t.value() / sc_time(1, sc_core::SC_NS).value(); }
+// Time for `cycles` of a core clocked at `hz`.
+inline sc_time cycle_time(uint64_t cycles, double hz) {
+  return sc_time(static_cast<double>(cycles) / hz, sc_core::SC_SEC);
+}
+
+}  // namespace ssdtlm

@@ -1,0 +1,56 @@
+#pragma once
+// A reservation calendar for one hardware resource (a SATA link, a CPU core,
+// a DRAM port, a NAND channel bus, a NAND die).
+//
+// Why a calendar: the model is loosely timed (b_transport with annotated
+// delays), so a transaction reserves every resource it crosses at the moment
+// it reaches it, possibly in the simulated future. A calendar of busy
+// intervals lets a later-issued transaction use an earlier gap (e.g. a short
+// read slotting in on a link ahead of a long read still in tR), so contention
+// comes out of the reservations and not from closed-form queueing formulas.
+// Placement is earliest-fit: the resource serves requests in the order they
+// are reserved, each at the first gap that fits it.
+
+#include <systemc>
+#include <vector>
+
+namespace ssdtlm {
+
+using sc_core::sc_time;
+
+class Timeline {
+ public:
+  // First start >= `at` of a free gap at least `duration` long.
+  sc_time find(const sc_time& at, const sc_time& duration) const;
+  // True if nothing is reserved anywhere in [start, end).
+  bool is_free(const sc_time& start, const sc_time& end) const;
+  // Mark [start, start + duration) busy; the caller has checked it is free.
+  void reserve(const sc_time& start, const sc_time& duration);
+  // find() then reserve(); returns the start.
+  sc_time book(const sc_time& at, const sc_time& duration);
+  // Preemptible work (firmware on a core): run `duration` of work from `at`
+  // in whatever gaps are free, in pieces; returns when the last piece ends.
+  // Unlike book(), a long task never leaves a short gap idle.
+  sc_time fill(const sc_time& at, const sc_time& duration);
+  // Forget intervals that ended at or before `now`: nothing can be placed
+  // before the current simulated time, so they only cost search time.
+  void retire(const sc_time& now);
+
+  // Sum of all reserved durations (for utilisation = busy / elapsed).
+  const sc_time& busy() const { return busy_; }
+  // End of the last reservation (when the resource is next idle for good).
+  sc_time horizon() const;
+
+ private:
+  struct Interval {
+    sc_time start, end;
+  };
+  // First index in live range whose end is > t.
+  size_t first_ending_after(const sc_time& t) const;
+
+  std::vector<Interval> busy_list_;  // sorted, disjoint; [head_, size) are live
+  size_t head_ = 0;
+  sc_time busy_ = sc_core::SC_ZERO_TIME;
+};
+
+}  // namespace ssdtlm

@@ -27,21 +27,22 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case FlashOpKind::Program: after = cfg_.t_prog; ++(cmd->gc ? stats_.gc_programs : stats_.programs); break;
     case FlashOpKind::Erase: after = cfg_.t_erase; ++(cmd->gc ? stats_.gc_erases : stats_.erases); break;
   }
-  const sc_time span = before + xfer + after;
-  sc_time earliest = now + delay;
-  sc_time start;
+  // The die is held from the start of its array step until the end of the
+  // step after the transfer (data waits in the page register for the bus).
+  // The transfer itself may be split over the bus's free gaps: the controller
+  // can pause RE#/WE# toggling, serve another die, and resume (ONFI column
+  // addressing), so the bus never idles while some die has data to move.
+  sc_time earliest = now + delay, start, end;
   for (;;) {
-    start = die.find(earliest, span);
-    if (xfer == sc_core::SC_ZERO_TIME) break;
-    const sc_time bus_at = bus_.find(start + before, xfer);
-    if (bus_at == start + before) break;
-    // The bus is taken then: start the array step later so the transfer
-    // lands on the bus's next gap instead of idling the die.
-    earliest = bus_at - before;
+    start = die.find(earliest, before + xfer + after);
+    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer)) + after;
+    const sc_time conflict = die.first_conflict_end(start, end);
+    if (conflict == start) break;
+    earliest = conflict;  // the die is booked inside our span: start after that booking
   }
-  die.reserve(start, span);
-  bus_.reserve(start + before, xfer);
-  delay = start + span - now;
+  die.reserve(start, end - start);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
+  delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -52,12 +52,7 @@ sc_time Timeline::book(const sc_time& at, const sc_time& duration) {
   return s;
 }
 
-sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
-  // Collect the pieces first: reserving while walking would shift the list.
-  struct Piece {
-    sc_time start, length;
-  };
-  static thread_local std::vector<Piece> pieces;
+void Timeline::plan_fill(const sc_time& at, const sc_time& duration, std::vector<Piece>& pieces) const {
   pieces.clear();
   sc_time t = at, left = duration;
   for (size_t i = first_ending_after(at); i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
@@ -70,8 +65,24 @@ sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
     if (iv.end > t) t = iv.end;
   }
   if (left > sc_core::SC_ZERO_TIME) pieces.push_back({t, left});
+}
+
+sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
+  static thread_local std::vector<Piece> pieces;
+  plan_fill(at, duration, pieces);  // planned first: reserving while walking would shift the list
   for (const Piece& p : pieces) reserve(p.start, p.length);
   return pieces.empty() ? at : pieces.back().start + pieces.back().length;
+}
+
+sc_time Timeline::fill_end(const sc_time& at, const sc_time& duration) const {
+  static thread_local std::vector<Piece> pieces;
+  plan_fill(at, duration, pieces);
+  return pieces.empty() ? at : pieces.back().start + pieces.back().length;
+}
+
+sc_time Timeline::first_conflict_end(const sc_time& start, const sc_time& end) const {
+  size_t i = first_ending_after(start);
+  return i < busy_list_.size() && busy_list_[i].start < end ? busy_list_[i].end : start;
 }
 
 void Timeline::retire(const sc_time& now) {

@@ -32,6 +32,10 @@ class Timeline {
   // in whatever gaps are free, in pieces; returns when the last piece ends.
   // Unlike book(), a long task never leaves a short gap idle.
   sc_time fill(const sc_time& at, const sc_time& duration);
+  // When fill() would finish, without reserving anything.
+  sc_time fill_end(const sc_time& at, const sc_time& duration) const;
+  // End of the first reservation overlapping [start, end); `start` if none.
+  sc_time first_conflict_end(const sc_time& start, const sc_time& end) const;
   // Forget intervals that ended at or before `now`: nothing can be placed
   // before the current simulated time, so they only cost search time.
   void retire(const sc_time& now);
@@ -45,8 +49,13 @@ class Timeline {
   struct Interval {
     sc_time start, end;
   };
+  struct Piece {
+    sc_time start, length;
+  };
   // First index in live range whose end is > t.
   size_t first_ending_after(const sc_time& t) const;
+  // The gaps fill() would use.
+  void plan_fill(const sc_time& at, const sc_time& duration, std::vector<Piece>& pieces) const;
 
   std::vector<Interval> busy_list_;  // sorted, disjoint; [head_, size) are live
   size_t head_ = 0;

@@ -93,6 +93,8 @@ struct SimConfig {
   uint64_t seed = 1;
   ReplayConfig replay;
   std::string report;              // JSON report path ("" = none)
+  std::string export_trace;        // write the synthetic workload as a trace ("" = simulate)
+  std::string export_format = "disksim";
   std::string latency_log;         // per-IO CSV ("" = none)
   std::string timeseries;          // per-interval CSV ("" = none)
   sc_time timeseries_interval = sc_time(1, sc_core::SC_SEC);

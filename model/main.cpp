@@ -37,6 +37,12 @@ int sc_main(int argc, char* argv[]) {
     spdlog::set_pattern("[%l] %v");
 
     ssd::Simulation sim(cfg);
+    if (!cfg.export_trace.empty()) {
+      ssd::export_synthetic_trace(cfg, sim.workload_span());
+      std::printf("wrote %llu requests to %s (%s)\n", static_cast<unsigned long long>(cfg.workload.number_ios),
+                  cfg.export_trace.c_str(), cfg.export_format.c_str());
+      return 0;
+    }
     ssd::ReplayRun replay(cfg, opts, sim);  // inactive without --trace
     replay.run();
 

@@ -74,6 +74,8 @@ const std::vector<OptionSpec>& option_specs() {
     {"trace.start",            "0",      "time",  "keep records arriving at or after this trace time"},
     {"trace.end",              "0",      "time",  "keep records arriving before this trace time; 0 = to the end"},
     {"trace.ops",              "read,write,discard,flush", "list", "operations to keep"},
+    {"export-trace",           "",       "path",  "write the synthetic workload's requests as a trace (no simulation) and exit"},
+    {"export-trace.format",    "disksim","name",  "format of --export-trace: blktrace, blkparse, msr, spc, fio, disksim"},
     {"latency-log",            "",       "path",  "write one CSV row per IO"},
     {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency CSV"},
     {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
@@ -99,6 +101,12 @@ po::options_description describe() {
   return d;
 }
 
+bool is_flag(const std::string& key) {
+  for (const auto& s : option_specs())
+    if (s.key == key) return s.unit == "bool";
+  return false;
+}
+
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
@@ -121,8 +129,9 @@ Options Options::parse(int argc, const char* const* argv) {
     else if (opt.string_key == "version") o.version_ = true;
     else if (opt.string_key == "list-ftls") o.list_ftls_ = true;
     else if (opt.string_key == "config") o.load_file(opt.value.at(0));
-    else if (opt.value.empty()) throw OptionError("command line: option '--" + opt.string_key + "' needs a value");
-    else o.set(opt.string_key, opt.value[0], "command line");
+    else if (!opt.value.empty()) o.set(opt.string_key, opt.value[0], "command line");
+    else if (is_flag(opt.string_key)) o.set(opt.string_key, "true", "command line");  // bare --flag
+    else throw OptionError("command line: option '--" + opt.string_key + "' needs a value");
   }
   if (!o.help_ && !o.version_ && !o.list_ftls_) o.build();
   return o;
@@ -378,6 +387,10 @@ void Options::build() {
     else throw error("trace.ops", "unknown operation '" + op + "' (read, write, discard, flush)");
   }
 
+  c.export_trace = text("export-trace");
+  c.export_format = choice("export-trace.format", {"blktrace", "blkparse", "msr", "spc", "fio", "disksim"});
+  if (!c.export_trace.empty() && w.number_ios == 0)
+    throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
   c.latency_log = text("latency-log");
   c.timeseries = text("timeseries");
   c.timeseries_interval = duration("timeseries.interval");

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "model/workload.h"
+
 namespace ssd {
 
 using traces::TraceOp;
@@ -100,6 +102,25 @@ nlohmann::json TraceSource::accounting() const {
           {"filtered_by", filtered_},  {"remapped", remapped_},
           {"skipped_bad", skipped},    {"skipped_by", rs.skipped},
           {"ignored_events", rs.ignored}};
+}
+
+void export_synthetic_trace(const SimConfig& cfg, uint64_t span) {
+  const uint64_t seed = cfg.workload.randseed ? cfg.workload.randseed : cfg.seed;
+  SyntheticWorkload w(cfg.workload, span, seed);
+  try {
+    auto writer = traces::create_trace_writer(cfg.export_trace, cfg.export_format);
+    HostRequest req;
+    traces::TraceRecord rec;
+    while (w.next(req, sc_core::SC_ZERO_TIME)) {
+      rec.op = req.op == ssdtlm::HostOp::Read ? TraceOp::Read : TraceOp::Write;
+      rec.offset = req.offset;
+      rec.bytes = req.bytes;
+      writer->write(rec);
+    }
+    writer->close();
+  } catch (const std::exception& e) {
+    throw OptionError(cfg.export_trace + ": " + e.what() + " (option 'export-trace')");
+  }
 }
 
 ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim) : cfg_(cfg), opts_(opts), sim_(sim) {

@@ -46,6 +46,11 @@ class TraceSource : public IoSource {
   std::map<std::string, uint64_t> filtered_;
 };
 
+// Write the configured synthetic workload's requests to `cfg.export_trace`
+// (arrival time 0: replay them with --trace.mode=afap), so the same IOs can
+// be replayed here or on another simulator. Throws OptionError.
+void export_synthetic_trace(const SimConfig& cfg, uint64_t span);
+
 class ReplayRun {
  public:
   ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim);

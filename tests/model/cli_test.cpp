@@ -1,40 +1,17 @@
 // End-to-end tests of the ssdsim binary: bad input gives one clear line and
 // exit code 2; reports are complete and deterministic; config precedence.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <string>
+#include "tests/model/cli_util.h"
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;  // stdout + stderr
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = std::string(SSDSIM_BIN) + " " + args + " 2>&1";
-  Result r{-1, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ssdtest::Result;
+using ssdtest::run;
+using ssdtest::tmp;
 
 // A small drive so each run takes well under a second.
 const std::string kSmall =
     "--nand.channels=4 --nand.dies_per_channel=2 --nand.blocks_per_plane=64 --nand.pages_per_block=64 "
     "--workload.number_ios=2000 ";
-
-std::string tmp(const std::string& name) { return testing::TempDir() + name; }
 
 void expect_bad(const std::string& args, const std::string& message) {
   const Result r = run(kSmall + args);

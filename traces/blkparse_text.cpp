@@ -89,17 +89,19 @@ TextTraceReader::Line BlkparseReader::parse_line(std::string_view line, TraceRec
   if (n < 7)
     throw BadRecord("unparsable line", "expected 'dev cpu sequence time pid action rwbs ...', found " +
                                            std::to_string(n) + " fields");
-  rec.device = parse_device(f[0]);
-  parse_u32(f[1], "cpu");
-  parse_u64(f[2], "sequence");
-  time = parse_decimal(f[3], 9, "time");
-  parse_u32(f[4], "pid");
+  // Most lines are events other than the arrival: recognise the action and
+  // move on without parsing the fields nobody will use.
   const ActionName* action = find_action(f[5]);
   if (!action) bad_field("action", "unknown action", f[5]);
   if (f[5] != arrival_) {
     reason = action->ignored;
     return Line::Ignored;
   }
+  rec.device = parse_device(f[0]);
+  parse_u32(f[1], "cpu");
+  parse_u64(f[2], "sequence");
+  time = parse_decimal(f[3], 9, "time");
+  parse_u32(f[4], "pid");
   Rwbs rwbs = parse_rwbs(f[6]);
 
   uint64_t sector = 0, sectors = 0;

@@ -8,7 +8,8 @@
 // record. Every other action, message lines ("m"), PC (SCSI passthrough)
 // requests and the summary blkparse appends ("CPU0 (7,0):" and "Total"
 // blocks, "Throughput", "Events", "Skips", "Input file ... added") are
-// counted in stats().ignored.
+// counted in stats().ignored; of an ignored event only the device and
+// action columns are checked.
 //
 // RWBS (blkparse's fill_rwbs): an optional F (preflush), then exactly one of
 // D discard / W write / R read / N no data, then any of F (FUA), A

@@ -175,8 +175,7 @@ bool BlktraceReader::advance(Input& in) {
     const bool be = in.big_endian;
     const uint32_t magic = static_cast<uint32_t>(load(p, 4, be));
     if (!magic_ok(magic)) {
-      abandon(in, offset, "bad magic",
-              "bad magic " + hex32(magic));
+      abandon(in, offset, "bad magic", "bad magic " + hex32(magic));
       return false;
     }
     if ((magic & 0xff) != blk::kVersion) {
@@ -253,11 +252,14 @@ bool BlktraceReader::next(TraceRecord& rec) {
   auto later = [](const Input* a, const Input* b) {
     return a->time != b->time ? a->time > b->time : a->index > b->index;
   };
-  if (!started_) {
-    started_ = true;
-    for (auto& in : inputs_)
-      if (advance(*in)) heap_.push_back(in.get());
-    std::make_heap(heap_.begin(), heap_.end(), later);
+  // First call: read one record ahead in every file. (An index rather than
+  // a flag, so that after a TraceError from one file the others still start.)
+  while (primed_ < inputs_.size()) {
+    Input* in = inputs_[primed_++].get();
+    if (advance(*in)) {
+      heap_.push_back(in);
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    }
   }
   // Refill the file whose record went out last time only now, so that a bad
   // record in it surfaces after every record before it.

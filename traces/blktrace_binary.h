@@ -108,7 +108,8 @@ class BlktraceReader final : public TraceReader {
   std::vector<std::unique_ptr<Input>> inputs_;
   std::vector<Input*> heap_;  // inputs with a head record, min-heap on (time, file)
   Input* pending_ = nullptr;  // returned its head last; refilled at the next call
-  bool started_ = false, have_first_ = false;
+  size_t primed_ = 0;  // inputs that have had their first record read
+  bool have_first_ = false;
   uint64_t first_time_ = 0;
   std::array<uint64_t, blk::kTaLast + 1> ignored_actions_{};  // [0]: unknown codes
   std::array<uint64_t, 4> notes_{};                           // process, timestamp, message, other

@@ -12,8 +12,7 @@
 
 namespace traces::detail {
 
-InputFile::InputFile(const std::string& path, size_t buffer_size)
-    : path_(path), buf_(new char[buffer_size]), cap_(buffer_size) {
+InputFile::InputFile(const std::string& path, size_t buffer_size) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw TraceError(path, "", std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -22,6 +21,11 @@ InputFile::InputFile(const std::string& path, size_t buffer_size)
     fd_ = -1;
     throw TraceError(path, "", "is a directory");
   }
+  // A small file gets a buffer just big enough to hold it.
+  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) < buffer_size)
+    buffer_size = std::max<size_t>(static_cast<size_t>(st.st_size) + 1, 4096);
+  buf_.reset(new char[buffer_size]);
+  cap_ = buffer_size;
 }
 
 InputFile::~InputFile() {
@@ -89,7 +93,9 @@ bool LineReader::next(std::string_view& line) {
       return true;
     }
     scanned = avail;
-    if (avail > kMaxLine) {
+    // (A full buffer can only happen to a file that grew after it was opened
+    // with a small buffer; reading on would then never find the end.)
+    if (avail > kMaxLine || avail == in_.capacity()) {
       // Drop the rest of this line without buffering it.
       too_long_ = true;
       for (;;) {

@@ -16,7 +16,8 @@ class InputFile {
  public:
   static constexpr size_t kDefaultBuffer = size_t{1} << 20;
 
-  // Throws TraceError naming `path` if it cannot be opened.
+  // Throws TraceError naming `path` if it cannot be opened. A regular file
+  // smaller than buffer_size gets a buffer of its size (at least 4 KiB).
   explicit InputFile(const std::string& path, size_t buffer_size = kDefaultBuffer);
   ~InputFile();
   InputFile(const InputFile&) = delete;

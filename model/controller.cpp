@@ -39,6 +39,7 @@ Controller::~Controller() {
 void Controller::precondition(Precondition state, double overwrite_fraction, uint64_t seed) {
   if (state == Precondition::None) return;
   const uint64_t pages = ftl_->user_pages();
+  work_.record_ops = false;  // functional only: no flash timing to schedule
   // seq-fill: every user LBA once, in order (what 128 KiB sequential writes leave behind).
   for (uint64_t l = 0; l < pages; ++l) {
     work_.clear();
@@ -47,12 +48,22 @@ void Controller::precondition(Precondition state, double overwrite_fraction, uin
   if (state == Precondition::Used) {
     Random rng(seed ^ 0x5553454455534544ull);
     const uint64_t n = static_cast<uint64_t>(overwrite_fraction * double(pages));
+    // Draw LPNs ahead so the FTL can prefetch their map entries (stage 0),
+    // then what they map to (stage 1), overlapping the cache misses.
+    constexpr size_t kAhead = 16, kHalf = kAhead / 2;
+    uint32_t ring[kAhead];
+    for (size_t i = 0; i < kAhead; ++i) ftl_->prefetch(Lpn(ring[i] = uint32_t(rng.below(pages))), 0);
+    for (size_t i = 0; i < kHalf; ++i) ftl_->prefetch(Lpn(ring[i]), 1);
     for (uint64_t i = 0; i < n; ++i) {
+      const uint32_t lpn = ring[i % kAhead];
+      ftl_->prefetch(Lpn(ring[(i + kHalf) % kAhead]), 1);
+      ftl_->prefetch(Lpn(ring[i % kAhead] = uint32_t(rng.below(pages))), 0);
       work_.clear();
-      ftl_->write(Lpn(uint32_t(rng.below(pages))), ++version_, work_);
+      ftl_->write(Lpn(lpn), ++version_, work_);
     }
   }
   work_.clear();
+  work_.record_ops = true;
   ftl_->reset_stats();
 }
 
@@ -157,16 +168,19 @@ sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
 }
 
 sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, HostCommand* cmd) {
+  // The firmware builds every NAND command of the list up front; the flash
+  // controller's sequencer then runs them as their dependencies allow.
+  const sc_time issued = cpu_.execute(at, cfg_.cpu.page_cycles * work.ops.size());
   // Completion time of each op, for the dependencies the FTL declared.
   static thread_local std::vector<sc_time> done;
   done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
-  sc_time all = at;
+  sc_time all = issued;
   for (size_t i = 0; i < work.ops.size(); ++i) {
     const ftl::FlashOp& op = work.ops[i];
-    sc_time start = at;
+    sc_time start = issued;
     if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
     if (op.barrier) start = all;
-    done[i] = flash_op(op, cpu_.execute(start, cfg_.cpu.page_cycles));
+    done[i] = flash_op(op, start);
     all = std::max(all, done[i]);
     if (cmd && op.kind == ftl::FlashOp::Kind::Program) ++cmd->flash_programs;
   }

@@ -9,19 +9,18 @@ FlashMedia::FlashMedia(const FlashGeometry& g, bool track_content)
   if (track_content) content_.resize(g.pages());
 }
 
-void FlashMedia::program(Ppn p, PageContent c) {
-  const BlockId b = geometry_.block_of(p);
-  const uint32_t page = geometry_.page_in_block(p);
+void FlashMedia::program(BlockId b, uint32_t page, PageContent c) {
   if (page != write_ptr_[b.v])
     throw FlashRuleViolation("program of page " + std::to_string(page) + " in block " + std::to_string(b.v) +
                              " out of order (next erased page is " + std::to_string(write_ptr_[b.v]) + ")");
   ++write_ptr_[b.v];
-  if (!content_.empty()) content_[p.v] = c;
+  if (!content_.empty()) content_[uint64_t(b.v) * geometry_.pages_per_block + page] = c;
 }
 
-PageContent FlashMedia::read(Ppn p) const {
-  if (!is_programmed(p)) throw FlashRuleViolation("read of erased page " + std::to_string(p.v));
-  return content_.empty() ? PageContent{} : content_[p.v];
+PageContent FlashMedia::read(BlockId b, uint32_t page) const {
+  if (page >= write_ptr_[b.v])
+    throw FlashRuleViolation("read of erased page " + std::to_string(page) + " of block " + std::to_string(b.v));
+  return content_.empty() ? PageContent{} : content_[uint64_t(b.v) * geometry_.pages_per_block + page];
 }
 
 void FlashMedia::erase(BlockId b) {

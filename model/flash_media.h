@@ -27,8 +27,11 @@ class FlashMedia {
  public:
   FlashMedia(const FlashGeometry& g, bool track_content);
 
-  void program(Ppn p, PageContent c);  // the block's next page, which must be erased
-  PageContent read(Ppn p) const;        // must be programmed
+  // Program page `page` of block `b`: it must be the block's next erased page.
+  void program(BlockId b, uint32_t page, PageContent c);
+  // Read a programmed page.
+  PageContent read(BlockId b, uint32_t page) const;
+  PageContent read(Ppn p) const { return read(geometry_.block_of(p), geometry_.page_in_block(p)); }
   void erase(BlockId b);
 
   bool is_programmed(Ppn p) const { return geometry_.page_in_block(p) < write_ptr_[geometry_.block_of(p).v]; }

@@ -36,6 +36,11 @@ struct FtlWork {
   uint32_t map_reads = 0;    // mapping-table entries read from DRAM
   uint32_t map_writes = 0;   // mapping-table entries written to DRAM
   std::vector<FlashOp> ops;
+  // Functional-only runs (preconditioning) have no timing: skip listing ops.
+  bool record_ops = true;
+  void add(const FlashOp& op) {
+    if (record_ops) ops.push_back(op);
+  }
   void clear() { cpu_cycles = 0; map_reads = map_writes = 0; ops.clear(); }
 };
 
@@ -89,6 +94,10 @@ class Ftl {
   // Check internal consistency (mapping vs reverse map vs valid counts);
   // throws std::logic_error on the first inconsistency. For tests.
   virtual void check_consistency() const = 0;
+  // Hint: `lpn` will be written soon (bulk preconditioning uses it to overlap
+  // the mapping table's cache misses): stage 0 is called well ahead, stage 1
+  // closer to the write. No effect on state.
+  virtual void prefetch(Lpn, int /*stage*/) const {}
   // Zero the statistics (after preconditioning, before the timed phase).
   virtual void reset_stats() = 0;
 };

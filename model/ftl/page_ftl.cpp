@@ -45,7 +45,7 @@ void PageFtl::read(Lpn lpn, FtlWork& work) {
     ++stats_.unmapped_reads;  // never written or trimmed: answered with zeros, no flash access
     return;
   }
-  work.ops.push_back({FlashOp::Kind::Read, Ppn(ppn)});
+  work.add({FlashOp::Kind::Read, Ppn(ppn)});
 }
 
 void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
@@ -62,16 +62,17 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   }
   die_cursor_ = (die + 1) % geo_.dies();
 
-  const size_t ops_before = work.ops.size();
-  const Ppn ppn = allocate(die, false, work);
-  media_.program(ppn, {lpn.v, version});
+  const uint64_t gc_before = stats_.gc_runs;
+  uint32_t block, page;
+  const Ppn ppn = allocate(die, false, work, block, page);
+  media_.program(BlockId(block), page, {lpn.v, version});
   p2l_[ppn.v] = lpn.v;
   l2p_[lpn.v] = ppn.v;
-  ++valid_[geo_.block_of(ppn).v];
+  ++valid_[block];
   ++stats_.host_pages_written;
   ++stats_.flash_pages_written;
   // The host page waits for any GC this write triggered (foreground GC).
-  work.ops.push_back({FlashOp::Kind::Program, ppn, false, -1, work.ops.size() > ops_before});
+  work.add({FlashOp::Kind::Program, ppn, false, -1, stats_.gc_runs > gc_before});
 }
 
 void PageFtl::trim(Lpn lpn, FtlWork& work) {
@@ -95,7 +96,7 @@ bool PageFtl::can_allocate(uint32_t die) const {
   return false;
 }
 
-Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work) {
+Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page) {
   Die& d = dies_[die];
   WritePoint& wp = for_gc ? d.gc : d.host;
   if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
@@ -110,7 +111,9 @@ Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work) {
     wp.next_page = 0;
     state_[wp.block] = BlockState::Active;
   }
-  return Ppn(wp.block * geo_.pages_per_block + wp.next_page++);
+  block = wp.block;
+  page = wp.next_page++;
+  return Ppn(block * geo_.pages_per_block + page);
 }
 
 bool PageFtl::collect(uint32_t die, FtlWork& work) {
@@ -121,19 +124,25 @@ bool PageFtl::collect(uint32_t die, FtlWork& work) {
 
   work.cpu_cycles += params_.cycles.gc_victim;
   const Ppn first = geo_.first_page(BlockId(victim));
+  constexpr uint32_t kAhead = 16;  // overlap the random l2p accesses of the moves
+  for (uint32_t i = 0; i < kAhead && i < geo_.pages_per_block; ++i)
+    if (p2l_[first.v + i] != kNone) __builtin_prefetch(&l2p_[p2l_[first.v + i]]);
   for (uint32_t i = 0; i < geo_.pages_per_block; ++i) {
     const uint32_t src = first.v + i;
+    if (i + kAhead < geo_.pages_per_block && p2l_[src + kAhead] != kNone)
+      __builtin_prefetch(&l2p_[p2l_[src + kAhead]], 1);
     const uint32_t lpn = p2l_[src];
     if (lpn == kNone) continue;
-    const Ppn dst = allocate(die, true, work);
-    media_.program(dst, media_.read(Ppn(src)));
+    uint32_t dst_block, dst_page;
+    const Ppn dst = allocate(die, true, work, dst_block, dst_page);
+    media_.program(BlockId(dst_block), dst_page, media_.read(BlockId(victim), i));
     p2l_[dst.v] = lpn;
     l2p_[lpn] = dst.v;
-    ++valid_[geo_.block_of(dst).v];
+    ++valid_[dst_block];
     p2l_[src] = kNone;
     const int32_t read_index = static_cast<int32_t>(work.ops.size());
-    work.ops.push_back({FlashOp::Kind::Read, Ppn(src), true});
-    work.ops.push_back({FlashOp::Kind::Program, dst, true, read_index});
+    work.add({FlashOp::Kind::Read, Ppn(src), true});
+    work.add({FlashOp::Kind::Program, dst, true, read_index});
     work.cpu_cycles += params_.cycles.gc_page;
     work.map_writes += 1;
     ++stats_.gc_pages_moved;
@@ -142,7 +151,7 @@ bool PageFtl::collect(uint32_t die, FtlWork& work) {
   bucket_remove(victim);
   valid_[victim] = 0;
   media_.erase(BlockId(victim));
-  work.ops.push_back({FlashOp::Kind::Erase, first, true, -1, true});
+  work.add({FlashOp::Kind::Erase, first, true, -1, true});
   state_[victim] = BlockState::Free;
   d.free_blocks.push_back(victim);
   ++stats_.gc_runs;

@@ -27,6 +27,10 @@ class PageFtl : public Ftl {
   const FtlStats& stats() const override { return stats_; }
   uint64_t map_bytes() const override { return user_pages_ * sizeof(uint32_t); }
   void check_consistency() const override;
+  void prefetch(Lpn lpn, int stage) const override {
+    if (stage == 0) return __builtin_prefetch(&l2p_[lpn.v]);
+    if (l2p_[lpn.v] != kNone) __builtin_prefetch(&p2l_[l2p_[lpn.v]], 1);  // the page it will invalidate
+  }
   void reset_stats() override { stats_ = FtlStats{}; }
 
  private:
@@ -42,7 +46,9 @@ class PageFtl : public Ftl {
     std::vector<uint32_t> bucket_head;  // by valid count: closed blocks
   };
 
-  Ppn allocate(uint32_t die, bool for_gc, FtlWork& work);
+  // Next free page on `die` for host or GC data; sets `block` and `page`
+  // (avoiding divisions on the hot path) and returns the Ppn.
+  Ppn allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page);
   bool collect(uint32_t die, FtlWork& work);  // one greedy GC victim; false if none
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);

@@ -166,14 +166,8 @@ void ReplayRun::annotate(nlohmann::json& report) const {
                 double(sim_.drive().controller.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
                 opts_.values().at("precondition").c_str());
   report["drive"] = drive;
-  if (source_) {
-    report["trace"] = source_->accounting();
-    report["workload"] = source_->describe();
-  } else {
-    const WorkloadConfig& w = cfg_.workload;
-    report["workload"] = "rw=" + w.rw + " bs=" + std::to_string(w.bs) + " iodepth=" + std::to_string(w.iodepth) +
-                         " span=" + std::to_string(sim_.workload_span()) + " bytes";
-  }
+  report["workload"] = sim_.workload_description();
+  if (source_) report["trace"] = source_->accounting();
 }
 
 }  // namespace ssd

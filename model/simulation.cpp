@@ -39,6 +39,7 @@ void Simulation::run(IoSource* source, uint32_t iodepth) {
     source = synthetic_.get();
     iodepth = cfg_.workload.iodepth;
   }
+  source_ = source;
   host_ = std::make_unique<Host>("host", *source, iodepth, cfg_.workload.runtime);
   host_->socket.bind(drive_->sata.host);
 

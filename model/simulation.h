@@ -32,6 +32,8 @@ class Simulation {
   void on_completion(std::function<void(const IoCompletion&)> f) { observers_.push_back(std::move(f)); }
 
   const Host& host() const { return *host_; }
+  // What ran: the source's own description.
+  std::string workload_description() const { return source_ ? source_->describe() : ""; }
   // fio-style read/write/trim sections and the device section.
   nlohmann::json report() const;
 
@@ -40,6 +42,7 @@ class Simulation {
   std::unique_ptr<SsdDrive> drive_;
   std::unique_ptr<IoSource> synthetic_;
   std::unique_ptr<Host> host_;
+  IoSource* source_ = nullptr;
   std::vector<std::function<void(const IoCompletion&)>> observers_;
   double precondition_s_ = 0, timed_s_ = 0;
 };

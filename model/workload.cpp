@@ -35,7 +35,7 @@ bool SyntheticWorkload::next(HostRequest& req, const sc_core::sc_time&) {
 
 std::string SyntheticWorkload::describe() const {
   return "rw=" + cfg_.rw + " bs=" + std::to_string(cfg_.bs) + " iodepth=" + std::to_string(cfg_.iodepth) +
-         " span=" + std::to_string(span_);
+         " offset=" + std::to_string(cfg_.offset) + " span=" + std::to_string(span_) + " bytes";
 }
 
 }  // namespace ssd

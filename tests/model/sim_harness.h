@@ -11,11 +11,16 @@
 
 namespace ssdtest {
 
-inline nlohmann::json simulate(std::vector<std::string> args, ssd::SimConfig* used = nullptr) {
+// Options as the CLI would parse `args`.
+inline ssd::Options parse(std::vector<std::string> args) {
   args.insert(args.begin(), "ssdsim");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
-  const ssd::Options opts = ssd::Options::parse(int(argv.size()), argv.data());
+  return ssd::Options::parse(int(argv.size()), argv.data());
+}
+
+inline nlohmann::json simulate(std::vector<std::string> args, ssd::SimConfig* used = nullptr) {
+  const ssd::Options opts = parse(std::move(args));
   if (used) *used = opts.config();
   ssd::Simulation sim(opts.config());
   sim.run();

@@ -150,3 +150,51 @@ TEST(SteadyState, RandomWritesOnUsedDriveRunGcAndCountWriteAmplification) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(IdleLatency, Read4kOnDramlessController) {
+  // No DRAM: the map lookup and the page staging cost nothing beyond SRAM.
+  auto r = ssdtest::simulate(drive({"--dram.size=0", "--precondition=seq-fill", "--workload.rw=randread",
+                                    "--workload.iodepth=1", "--workload.number_ios=1"}));
+  const uint64_t expected =
+      kCmd + kDecode + kLookup + kFlashOp + kTr + ps_xfer(4096, kChannel) + kComplete + ps_xfer(4096, kSata);
+  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
+}
+
+// A source of fixed requests, for sequences the synthetic workload cannot make.
+class ListSource : public ssd::IoSource {
+ public:
+  explicit ListSource(std::vector<ssd::HostRequest> list) : list_(std::move(list)) {}
+  bool next(ssd::HostRequest& req, const sc_core::sc_time&) override {
+    if (i_ == list_.size()) return false;
+    req = list_[i_++];
+    return true;
+  }
+  std::string describe() const override { return "list"; }
+
+ private:
+  std::vector<ssd::HostRequest> list_;
+  size_t i_ = 0;
+};
+
+TEST(WriteCache, FlushCacheWaitsForTheDestage) {
+  const ssd::Options opts = ssdtest::parse(drive({"--precondition=none", "--dram.write_cache=16m"}));
+  ssd::Simulation sim(opts.config());
+  ssd::HostRequest w, f;
+  w.op = ssdtlm::HostOp::Write, w.offset = 0, w.bytes = 4096;
+  f.op = ssdtlm::HostOp::Flush, f.id = 1;
+  ListSource src({w, f});
+  sim.run(&src, 1);
+  auto r = sim.report();
+  // The write completes from DRAM; its completion runs first on the core,
+  // then the FTL work, the NAND command and the program. FLUSH CACHE (issued
+  // when the write completes) ends one completion after the program.
+  const uint64_t write_lat = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kComplete;
+  const uint64_t destage = kComplete + kLookup + kUpdate + dram(8) + kFlashOp + ps_xfer(4096, kChannel) + kTprog;
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), write_lat / kNs);
+  EXPECT_EQ(r["flush"]["total_ios"].get<uint64_t>(), 1u);
+  EXPECT_EQ(uint64_t(r["flush"]["lat_ns"]["max"].get<double>()), destage / kNs);
+}
+
+}  // namespace

@@ -54,7 +54,8 @@ bool TextTraceReader::next(TraceRecord& rec) {
         first_time_ = time;
       }
       // Checked: a huge MSR filetime delta times 100 must not wrap.
-      rec.time_ns = mul_checked(time - first_time_, ns_per_unit_, "time", std::to_string(time));
+      if (__builtin_mul_overflow(time - first_time_, ns_per_unit_, &rec.time_ns))
+        bad_field("time", "out of range", std::to_string(time));
       last_time_ = time;
       rec.position = lines_.line_number();
       rec.source = lines_.path();

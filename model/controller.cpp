@@ -78,7 +78,12 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
   switch (cmd.op) {
     case HostOp::Read:
-      for (uint64_t l = first; l <= last; ++l) done = std::max(done, read_page(uint32_t(l), t, cmd));
+      cmd.ready.clear();
+      for (uint64_t l = first; l <= last; ++l) {
+        const sc_time r = read_page(uint32_t(l), t, cmd);
+        cmd.ready.push_back({std::min(cmd.bytes, (l + 1) * page - cmd.offset), r});
+        done = std::max(done, r);
+      }
       break;
     case HostOp::Write: {
       // The SATA interface already moved the data over the link: stage it in DRAM.

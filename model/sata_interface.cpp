@@ -1,5 +1,7 @@
 #include "model/sata_interface.h"
 
+#include <algorithm>
+
 #include "tlm/ssd_protocol.h"
 
 namespace ssd {
@@ -24,15 +26,38 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   const sc_time fis = link_.book(now + delay, cfg_.cmd_overhead);
   cmd.device_start = fis;
   sc_time t = fis + cfg_.cmd_overhead;
-  const sc_time data = ssdtlm::transfer_time(cmd.bytes, cfg_.payload_rate());
-  if (cmd.op == HostOp::Write) t = link_.book(t, data) + data;
+  if (cmd.op == HostOp::Write)  // Data FISes in order, each when the link is free
+    for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
+      const sc_time xfer = ssdtlm::transfer_time(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at), cfg_.payload_rate());
+      t = link_.book(t, xfer) + xfer;
+    }
 
   delay = t - now;
   controller->b_transport(trans, delay);
   t = now + delay;
 
-  if (cmd.op == HostOp::Read) t = link_.book(t, data) + data;
+  if (cmd.op == HostOp::Read) t = std::max(t, stream_read_data(cmd));
   delay = t - now;
+}
+
+sc_time SataInterface::stream_read_data(const HostCommand& cmd) {
+  // Data FISes go out in LBA order, each once the data it carries is in
+  // DRAM; the completion (Set Device Bits) follows the last one.
+  sc_time end = sc_core::SC_ZERO_TIME;
+  size_t piece = 0;
+  for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
+    const uint64_t n = std::min(ssdtlm::kDataFisBytes, cmd.bytes - at);
+    sc_time ready = end;
+    // Pieces overlapping [at, at + n): skip those that end before it.
+    while (piece < cmd.ready.size() && cmd.ready[piece].end <= at) ++piece;
+    for (size_t p = piece; p < cmd.ready.size(); ++p) {
+      ready = std::max(ready, cmd.ready[p].at);
+      if (cmd.ready[p].end >= at + n) break;
+    }
+    const sc_time xfer = ssdtlm::transfer_time(n, cfg_.payload_rate());
+    end = link_.book(ready, xfer) + xfer;
+  }
+  return end;
 }
 
 double SataInterface::utilisation(const sc_time& elapsed) const {

@@ -12,6 +12,7 @@
 #include <tlm>
 
 #include <cstdint>
+#include <vector>
 
 namespace ssdtlm {
 
@@ -29,6 +30,14 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   // Filled in by the device on the way back, for the per-IO breakdown.
   sc_time device_start;   // link accepted the command FIS
   uint32_t flash_reads = 0, flash_programs = 0;
+  // Reads: when each piece of the command's data is in the DRAM buffer, in
+  // LBA order (piece i covers bytes [ready[i-1].end, ready[i].end) of the
+  // command), so the link can stream Data FISes as the pieces arrive.
+  struct DataReady {
+    uint64_t end;
+    sc_time at;
+  };
+  std::vector<DataReady> ready;
 
   tlm_extension_base* clone() const override { return new HostCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const HostCommand&>(e); }
@@ -53,6 +62,9 @@ struct DramAccess : tlm::tlm_extension<DramAccess> {
   tlm_extension_base* clone() const override { return new DramAccess(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const DramAccess&>(e); }
 };
+
+// SATA Data FIS payload limit: read data streams to the host in these units.
+constexpr uint64_t kDataFisBytes = 8192;
 
 // ---- shared timing helpers
 // Time to move `bytes` at `bytes_per_second`, rounded to the kernel resolution.

@@ -7,7 +7,7 @@ constexpr size_t kFields = 5;
 }  // namespace
 
 TextTraceReader::Line AlibabaReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
-                                                std::string_view& reason) {
+                                                std::string_view& /*reason*/) {
   std::string_view f[kFields];
   size_t n = split(line, ',', f, kFields);
   if (n != kFields)
@@ -20,10 +20,6 @@ TextTraceReader::Line AlibabaReader::parse_line(std::string_view line, TraceReco
   rec.offset = parse_u64(f[2], "offset");
   rec.bytes = parse_u64(f[3], "length");
   time = parse_u64(f[4], "timestamp");
-  if (rec.bytes == 0) {
-    reason = "zero-length request";
-    return Line::Ignored;
-  }
   return Line::Record;
 }
 

@@ -77,6 +77,10 @@ uint64_t InputFile::skip(uint64_t n) {
 }
 
 bool LineReader::next(std::string_view& line) {
+  if (line_no_ == 0) {
+    // A UTF-8 byte-order mark (CSV files saved on Windows) is not content.
+    if (in_.fill(3) >= 3 && std::memcmp(in_.data(), "\xEF\xBB\xBF", 3) == 0) in_.consume(3);
+  }
   too_long_ = false;
   size_t scanned = 0;  // bytes at data() already known to hold no '\n'
   for (;;) {

@@ -55,8 +55,9 @@ class InputFile {
 };
 
 // Lines of a text file, '\n' or "\r\n" terminated (a last line without a
-// terminator counts). The returned view points into the buffer and is valid
-// until the next call.
+// terminator counts); a UTF-8 byte-order mark before the first line is
+// dropped. The returned view points into the buffer and is valid until the
+// next call.
 class LineReader {
  public:
   // A longer line is reported with too_long() instead of growing the buffer.

@@ -7,7 +7,7 @@ constexpr size_t kFields = 5;
 }
 
 TextTraceReader::Line DiskSimReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
-                                                std::string_view& reason) {
+                                                std::string_view& /*reason*/) {
   std::string_view f[kFields];
   size_t n = split_ws(line, f, kFields);
   if (n != kFields)
@@ -20,10 +20,6 @@ TextTraceReader::Line DiskSimReader::parse_line(std::string_view line, TraceReco
   rec.offset = mul_checked(parse_u64(f[2], "start_sector"), sector, "start_sector", f[2]);
   rec.bytes = mul_checked(parse_u64(f[3], "size_sectors"), sector, "size_sectors", f[3]);
   rec.op = (parse_u32(f[4], "type") & 1) ? TraceOp::Read : TraceOp::Write;
-  if (rec.bytes == 0) {
-    reason = "zero-length request";
-    return Line::Ignored;
-  }
   return Line::Record;
 }
 

@@ -96,10 +96,6 @@ TextTraceReader::Line FioReader::parse_line(std::string_view line, TraceRecord& 
   rec.device = device_of(file);
   rec.offset = offset;
   rec.bytes = length;
-  if (rec.bytes == 0 && rec.op != TraceOp::Flush) {
-    reason = "zero-length request";
-    return Line::Ignored;
-  }
   return Line::Record;
 }
 

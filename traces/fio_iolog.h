@@ -19,8 +19,10 @@
 // utime_since_now(); the HOWTO leaves the unit out) and must not go
 // backwards. v2 has no timestamps: records issue back to back, and
 // "wait N" advances the clock by N µs (the HOWTO: "wait for offset
-// microseconds ... relative to the previous wait"). "wait" in a v3 log is
-// ignored and counted, as fio does.
+// microseconds ... relative to the previous wait"; fio's iolog.c today
+// compares the value with the ms elapsed since the start instead, so logs
+// that rely on waits replay differently across fio versions). "wait" in a
+// v3 log is ignored and counted, as fio does.
 
 #include <string>
 #include <string_view>

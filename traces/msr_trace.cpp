@@ -34,10 +34,6 @@ TextTraceReader::Line MsrReader::parse_line(std::string_view line, TraceRecord& 
   rec.offset = parse_u64(f[4], "Offset");
   rec.bytes = parse_u64(f[5], "Size");
   parse_u64(f[6], "ResponseTime");
-  if (rec.bytes == 0) {
-    reason = "zero-length request";
-    return Line::Ignored;
-  }
   return Line::Record;
 }
 

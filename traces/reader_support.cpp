@@ -45,6 +45,10 @@ bool TextTraceReader::next(TraceRecord& rec) {
         ignored_.add(reason);
         continue;
       }
+      if (rec.bytes == 0 && rec.op != TraceOp::Flush) {
+        ignored_.add("zero-length request");  // nothing to replay
+        continue;
+      }
       if (have_first_ && time < last_time_) {
         throw BadRecord("time going backwards", "time going backwards: " + std::to_string(time) +
                                                     " after " + std::to_string(last_time_));

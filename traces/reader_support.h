@@ -30,7 +30,8 @@ class ReasonCounts {
 
 // Base of the text readers. A format implements parse_line(); this class
 // owns the line loop and applies the shared policy:
-//  - blank lines are ignored ("blank line");
+//  - blank lines are ignored ("blank line"), and so are records of zero
+//    bytes other than flushes ("zero-length request");
 //  - a BadRecord thrown by parse_line becomes TraceError("FILE: line N: ...")
 //    or, with skip_bad, a count in stats().skipped;
 //  - records must be in time order (a record earlier than the previous one is

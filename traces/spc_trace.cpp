@@ -7,7 +7,7 @@ constexpr size_t kFields = 5;
 }  // namespace
 
 TextTraceReader::Line SpcReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
-                                            std::string_view& reason) {
+                                            std::string_view& /*reason*/) {
   std::string_view f[kFields];
   size_t n = split(line, ',', f, kFields);
   if (n < kFields)
@@ -20,10 +20,6 @@ TextTraceReader::Line SpcReader::parse_line(std::string_view line, TraceRecord& 
   if (!is_rw_letter(f[3])) bad_field("opcode", "expected r or w, got", f[3]);
   rec.op = is_read_letter(f[3]) ? TraceOp::Read : TraceOp::Write;
   time = parse_decimal(f[4], 9, "timestamp");
-  if (rec.bytes == 0) {
-    reason = "zero-length request";
-    return Line::Ignored;
-  }
   return Line::Record;
 }
 

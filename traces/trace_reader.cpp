@@ -106,6 +106,7 @@ std::string detect_format(const std::string& path) {
   if (detail::has_blktrace_magic(bytes, n)) return "blktrace";
 
   std::string_view head(in.data(), n);
+  if (head.substr(0, 3) == "\xEF\xBB\xBF") head.remove_prefix(3);  // UTF-8 byte-order mark
   // The last line may be cut by the 64 KiB window: only complete lines count.
   if (!in.eof()) head = head.substr(0, head.rfind('\n') + 1);
   int lines = 0;

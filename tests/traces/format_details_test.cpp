@@ -192,6 +192,13 @@ TEST(FormatDetails, SectorSizeOptionAndCsvVariants) {
   EXPECT_EQ(stat(msr.stats.ignored, "msr header"), 1u);
   EXPECT_EQ(stat(msr.stats.ignored, "zero-length request"), 1u);
 
+  // A UTF-8 byte-order mark before the header (CSV saved on Windows).
+  const std::string bom_csv = "\xEF\xBB\xBFTimestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n"
+                              "128166372003061629,hm,1,Read,0,512,1\n";
+  write_file(dir.file("bom.csv"), bom_csv);
+  EXPECT_EQ(traces::detect_format(dir.file("bom.csv")), "msr");
+  EXPECT_EQ(read(dir, "bom.csv", bom_csv, "msr").recs.size(), 1u);
+
   auto ali = read(dir, "a.ali", "7,r,4096,512,10\n\n7,w,0,8192,12\n", "alibaba");
   expect_records(ali.recs, {{0, TraceOp::Read, 4096, 512, 7}, {2000, TraceOp::Write, 0, 8192, 7}});
   EXPECT_EQ(stat(ali.stats.ignored, "blank line"), 1u);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/log.h"
 #include "model/random.h"
 
 namespace ssd {
@@ -21,7 +22,8 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
 }  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
-    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), cpu_("cpu", cfg.cpu),
+    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), log_(log::get(this->name())),
+      cpu_("cpu", cfg.cpu),
       media_(cfg.nand.geometry, cfg.track_content),
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
@@ -161,7 +163,11 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, co
     if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t, &cmd));
   }
   work_.clear();
+  const uint64_t gc_before = ftl_->stats().gc_runs;
   ftl_->write(Lpn(lpn), ++version_, work_);
+  if (ftl_->stats().gc_runs != gc_before)
+    log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
+                work_.ops.size());
   return run_flash(work_, charge(work_, std::max(t, slot)), &cmd);
 }
 

@@ -15,6 +15,8 @@
 
 #include <memory>
 
+#include <spdlog/spdlog.h>
+
 #include "model/config.h"
 #include "model/controller_cpu.h"
 #include "model/flash_media.h"
@@ -61,6 +63,7 @@ class Controller : public sc_core::sc_module {
   sc_time charge(const ftl::FtlWork& work, const sc_time& at);
 
   SimConfig cfg_;
+  std::shared_ptr<spdlog::logger> log_;
   ControllerCpu cpu_;
   FlashMedia media_;
   std::unique_ptr<ftl::Ftl> ftl_;

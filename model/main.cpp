@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "model/log.h"
 #include "model/options.h"
 #include "model/replay.h"
 #include "model/report.h"
@@ -33,8 +34,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     const ssd::SimConfig& cfg = opts.config();
-    spdlog::set_level(spdlog::level::from_str(cfg.log_level));
-    spdlog::set_pattern("[%l] %v");
+    ssd::log::configure(cfg.log_level);
 
     ssd::Simulation sim(cfg);
     if (!cfg.export_trace.empty()) {

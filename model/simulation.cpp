@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/log.h"
 #include "model/workload.h"
 
 namespace ssd {
@@ -31,7 +32,7 @@ void Simulation::run(IoSource* source, uint32_t iodepth) {
   auto t0 = Clock::now();
   drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed);
   precondition_s_ = seconds_since(t0);
-  spdlog::info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
+  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
 
   if (!source) {
     const uint64_t seed = cfg_.workload.randseed ? cfg_.workload.randseed : cfg_.seed;

@@ -62,7 +62,9 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   }
   die_cursor_ = (die + 1) % geo_.dies();
 
-  const uint64_t gc_before = stats_.gc_runs;
+  const uint64_t moved_before = stats_.gc_pages_moved, runs_before = stats_.gc_runs;
+  // At the watermark, every host write on the die pays a slice of GC.
+  if (dies_[die].free_blocks.size() <= params_.gc_threshold) collect(die, false, work);
   uint32_t block, page;
   const Ppn ppn = allocate(die, false, work, block, page);
   media_.program(BlockId(block), page, {lpn.v, version});
@@ -72,7 +74,8 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   ++stats_.host_pages_written;
   ++stats_.flash_pages_written;
   // The host page waits for any GC this write triggered (foreground GC).
-  work.add({FlashOp::Kind::Program, ppn, false, -1, stats_.gc_runs > gc_before});
+  const bool after_gc = stats_.gc_pages_moved != moved_before || stats_.gc_runs != runs_before;
+  work.add({FlashOp::Kind::Program, ppn, false, -1, after_gc});
 }
 
 void PageFtl::trim(Lpn lpn, FtlWork& work) {
@@ -89,7 +92,7 @@ void PageFtl::trim(Lpn lpn, FtlWork& work) {
 bool PageFtl::can_allocate(uint32_t die) const {
   const Die& d = dies_[die];
   if (d.host.block != kNone && d.host.next_page < geo_.pages_per_block) return true;
-  if (d.free_blocks.size() > params_.gc_threshold) return true;
+  if (d.free_blocks.size() > params_.gc_threshold || d.victim != kNone) return true;
   // Low on free blocks: writable only if GC can reclaim something.
   for (uint32_t v = 0; v < geo_.pages_per_block; ++v)
     if (d.bucket_head[v] != kNone) return true;
@@ -101,9 +104,10 @@ Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block,
   WritePoint& wp = for_gc ? d.gc : d.host;
   if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
     if (wp.block != kNone) close_block(wp.block);
-    // GC never triggers GC: it draws on the reserve kept by the threshold.
+    // Host data never takes the last blocks: below the watermark GC runs to
+    // completion first. GC itself draws on that reserve.
     if (!for_gc)
-      while (d.free_blocks.size() <= params_.gc_threshold && collect(die, work)) {
+      while (d.free_blocks.size() < params_.gc_threshold && collect(die, true, work)) {
       }
     if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
     wp.block = d.free_blocks.front();
@@ -116,19 +120,31 @@ Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block,
   return Ppn(block * geo_.pages_per_block + page);
 }
 
-bool PageFtl::collect(uint32_t die, FtlWork& work) {
+bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
   Die& d = dies_[die];
-  uint32_t victim = kNone;
-  for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
-  if (victim == kNone) return false;  // every closed block is fully valid
-
-  work.cpu_cycles += params_.cycles.gc_victim;
-  const Ppn first = geo_.first_page(BlockId(victim));
+  if (d.victim == kNone) {
+    // Greedy: the closed block with the fewest valid pages.
+    uint32_t victim = kNone;
+    for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
+    if (victim == kNone) return false;  // every closed block is fully valid
+    bucket_remove(victim);
+    state_[victim] = BlockState::Victim;
+    d.victim = victim;
+    d.victim_cursor = 0;
+    // Moves per host write so the victim is free by the time the host has
+    // filled as many pages as the victim gives back: valid / invalid.
+    const uint32_t valid = valid_[victim], invalid = geo_.pages_per_block - valid;
+    d.victim_budget = (valid + invalid - 1) / invalid;
+    work.cpu_cycles += params_.cycles.gc_victim;
+  }
+  const uint32_t victim = d.victim;
+  const uint32_t first = victim * geo_.pages_per_block;
+  uint32_t budget = finish ? UINT32_MAX : d.victim_budget;
   constexpr uint32_t kAhead = 16;  // overlap the random l2p accesses of the moves
-  for (uint32_t i = 0; i < kAhead && i < geo_.pages_per_block; ++i)
-    if (p2l_[first.v + i] != kNone) __builtin_prefetch(&l2p_[p2l_[first.v + i]]);
-  for (uint32_t i = 0; i < geo_.pages_per_block; ++i) {
-    const uint32_t src = first.v + i;
+  for (uint32_t i = d.victim_cursor; i < d.victim_cursor + kAhead && i < geo_.pages_per_block; ++i)
+    if (p2l_[first + i] != kNone) __builtin_prefetch(&l2p_[p2l_[first + i]]);
+  for (; d.victim_cursor < geo_.pages_per_block && budget > 0; ++d.victim_cursor) {
+    const uint32_t i = d.victim_cursor, src = first + i;
     if (i + kAhead < geo_.pages_per_block && p2l_[src + kAhead] != kNone)
       __builtin_prefetch(&l2p_[p2l_[src + kAhead]], 1);
     const uint32_t lpn = p2l_[src];
@@ -140,6 +156,7 @@ bool PageFtl::collect(uint32_t die, FtlWork& work) {
     l2p_[lpn] = dst.v;
     ++valid_[dst_block];
     p2l_[src] = kNone;
+    --valid_[victim];
     const int32_t read_index = static_cast<int32_t>(work.ops.size());
     work.add({FlashOp::Kind::Read, Ppn(src), true});
     work.add({FlashOp::Kind::Program, dst, true, read_index});
@@ -147,13 +164,15 @@ bool PageFtl::collect(uint32_t die, FtlWork& work) {
     work.map_writes += 1;
     ++stats_.gc_pages_moved;
     ++stats_.flash_pages_written;
+    --budget;
   }
-  bucket_remove(victim);
-  valid_[victim] = 0;
+  if (d.victim_cursor < geo_.pages_per_block) return true;  // more slices to come
+  // Every valid page has moved: erase once all of the victim's reads are done.
   media_.erase(BlockId(victim));
-  work.add({FlashOp::Kind::Erase, first, true, -1, true});
+  work.add({FlashOp::Kind::Erase, Ppn(first), true, -1, true});
   state_[victim] = BlockState::Free;
   d.free_blocks.push_back(victim);
+  d.victim = kNone;
   ++stats_.gc_runs;
   return true;
 }
@@ -161,7 +180,7 @@ bool PageFtl::collect(uint32_t die, FtlWork& work) {
 void PageFtl::invalidate(uint32_t ppn) {
   p2l_[ppn] = kNone;
   const uint32_t b = ppn / geo_.pages_per_block;
-  if (state_[b] == BlockState::Closed) {
+  if (state_[b] == BlockState::Closed) {  // re-file it under its new valid count
     bucket_remove(b);
     --valid_[b];
     bucket_insert(b);

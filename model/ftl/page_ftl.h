@@ -4,9 +4,13 @@
 // next die in round-robin order (so consecutive writes stripe across
 // channels, then dies). Each die has its own free-block pool, a host active
 // block and a GC active block (GC copies stay apart from fresh host data).
-// Greedy GC runs on a die when its free blocks drop below `gc_threshold`:
-// the closed block with the fewest valid pages is the victim, found in O(1)
-// amortised through buckets by valid-page count (as in the Cosmos+ FTL).
+// Greedy GC: the victim is the closed block with the fewest valid pages,
+// found in O(1) amortised through buckets by valid-page count (as in the
+// Cosmos+ FTL). GC is incremental and foreground: once a die is down to
+// `gc_threshold` free blocks, each host write on it first moves a slice of
+// the victim's valid pages (valid/invalid of them, so the victim is free by
+// the time the host has used the pages it gives back); below the threshold,
+// victims are collected whole before host data may take a block.
 
 #include <deque>
 #include <vector>
@@ -35,7 +39,7 @@ class PageFtl : public Ftl {
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
-  enum class BlockState : uint8_t { Free, Active, Closed };
+  enum class BlockState : uint8_t { Free, Active, Closed, Victim };
   struct WritePoint {
     uint32_t block = kNone;  // drive-wide block id
     uint32_t next_page = 0;
@@ -44,12 +48,17 @@ class PageFtl : public Ftl {
     std::deque<uint32_t> free_blocks;
     WritePoint host, gc;
     std::vector<uint32_t> bucket_head;  // by valid count: closed blocks
+    uint32_t victim = kNone;            // block being collected
+    uint32_t victim_cursor = 0;         // next page of the victim to look at
+    uint32_t victim_budget = 1;         // pages to move per host write
   };
 
   // Next free page on `die` for host or GC data; sets `block` and `page`
   // (avoiding divisions on the hot path) and returns the Ppn.
   Ppn allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page);
-  bool collect(uint32_t die, FtlWork& work);  // one greedy GC victim; false if none
+  // Move a slice of the die's victim (choosing one if none), or all of it
+  // with `finish`; erases it when done. False if nothing is reclaimable.
+  bool collect(uint32_t die, bool finish, FtlWork& work);
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);
   void bucket_insert(uint32_t block);

@@ -249,3 +249,45 @@ INSTANTIATE_TEST_SUITE_P(SpareArea, GreedyWa, testing::Values(0.07, 0.25));
 
 }  // namespace
 }  // namespace ssd
+
+namespace ssd {
+namespace {
+
+// Incremental GC: in steady state no single host write pays for more than
+// one victim's worth of moves, and on average it pays WA - 1 of them.
+TEST(PageFtl, GcIsSlicedAcrossHostWrites) {
+  FlashGeometry g;
+  g.channels = 2;
+  g.dies_per_channel = 1;
+  g.planes_per_die = 1;
+  g.blocks_per_plane = 512;
+  g.pages_per_block = 64;
+  FlashMedia media(g, false);
+  ftl::FtlParams p;
+  p.geometry = g;
+  p.over_provisioning = 0.07;
+  auto f = ftl::FtlRegistry::instance().create("page", p, media);
+  ftl::FtlWork w;
+  const uint64_t n = f->user_pages();
+  Random rng(3);
+  for (uint64_t l = 0; l < n; ++l) w.clear(), f->write(Lpn(uint32_t(l)), 0, w);
+  for (uint64_t i = 0; i < 3 * n; ++i) w.clear(), f->write(Lpn(uint32_t(rng.below(n))), 0, w);
+  f->reset_stats();
+  size_t max_moves = 0, total_moves = 0;
+  const uint64_t writes = n;
+  for (uint64_t i = 0; i < writes; ++i) {
+    w.clear();
+    f->write(Lpn(uint32_t(rng.below(n))), 0, w);
+    size_t moves = 0;
+    for (const auto& op : w.ops) moves += op.gc && op.kind == ftl::FlashOp::Kind::Program;
+    max_moves = std::max(max_moves, moves);
+    total_moves += moves;
+  }
+  EXPECT_LT(max_moves, g.pages_per_block);
+  EXPECT_GT(max_moves, 0u);
+  EXPECT_NEAR(double(total_moves) / double(writes), f->stats().write_amplification() - 1.0, 1e-9);
+  f->check_consistency();
+}
+
+}  // namespace
+}  // namespace ssd

@@ -10,6 +10,7 @@
 
 #include "model/ftl/ftl.h"
 #include "model/units.h"
+#include "traces/trace_reader.h"
 
 namespace po = boost::program_options;
 
@@ -61,7 +62,7 @@ const std::vector<OptionSpec>& option_specs() {
     {"workload.runtime",       "0",      "time",  "simulated time limit; 0 = none"},
     {"workload.randseed",      "0",      "count", "workload random seed; 0 = derived from --seed"},
     {"trace",                  "",       "path",  "replay this trace (file, blktrace NAME prefix or directory) instead of the synthetic workload"},
-    {"trace.format",           "",       "name",  "force the trace format: blktrace, blkparse, msr, spc, fio, disksim"},
+    {"trace.format",           "",       "name",  "force the trace format: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
     {"trace.mode",             "timed",  "timed|afap", "timed: recorded arrivals; afap: as fast as possible, closed loop"},
     {"trace.speed",            "1",      "factor","timed: replay speed-up (2 = arrivals twice as fast)"},
     {"trace.iodepth",          "32",     "count", "NCQ slots used for the replay"},
@@ -75,7 +76,7 @@ const std::vector<OptionSpec>& option_specs() {
     {"trace.end",              "0",      "time",  "keep records arriving before this trace time; 0 = to the end"},
     {"trace.ops",              "read,write,discard,flush", "list", "operations to keep"},
     {"export-trace",           "",       "path",  "write the synthetic workload's requests as a trace (no simulation) and exit"},
-    {"export-trace.format",    "disksim","name",  "format of --export-trace: blktrace, blkparse, msr, spc, fio, disksim"},
+    {"export-trace.format",    "disksim","name",  "format of --export-trace: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
     {"latency-log",            "",       "path",  "write one CSV row per IO"},
     {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency CSV"},
     {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
@@ -350,7 +351,7 @@ void Options::build() {
   ReplayConfig& r = c.replay;
   r.path = text("trace");
   r.format = text("trace.format");
-  if (!r.format.empty()) choice("trace.format", {"blktrace", "blkparse", "msr", "spc", "fio", "disksim"});
+  if (!r.format.empty()) choice("trace.format", traces::trace_formats());
   r.timed = choice("trace.mode", {"timed", "afap"}) == "timed";
   r.speed = real("trace.speed", 1e-6, 1e9);
   r.iodepth = uint32_t(count("trace.iodepth", 1, 1u << 20));
@@ -388,7 +389,7 @@ void Options::build() {
   }
 
   c.export_trace = text("export-trace");
-  c.export_format = choice("export-trace.format", {"blktrace", "blkparse", "msr", "spc", "fio", "disksim"});
+  c.export_format = choice("export-trace.format", traces::trace_formats());
   if (!c.export_trace.empty() && w.number_ios == 0)
     throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
   c.latency_log = text("latency-log");

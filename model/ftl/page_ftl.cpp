@@ -141,8 +141,9 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
   const uint32_t first = victim * geo_.pages_per_block;
   uint32_t budget = finish ? UINT32_MAX : d.victim_budget;
   constexpr uint32_t kAhead = 16;  // overlap the random l2p accesses of the moves
-  for (uint32_t i = d.victim_cursor; i < d.victim_cursor + kAhead && i < geo_.pages_per_block; ++i)
-    if (p2l_[first + i] != kNone) __builtin_prefetch(&l2p_[p2l_[first + i]]);
+  if (d.victim_cursor == 0)        // later slices find theirs prefetched by earlier ones
+    for (uint32_t i = 0; i < kAhead && i < geo_.pages_per_block; ++i)
+      if (p2l_[first + i] != kNone) __builtin_prefetch(&l2p_[p2l_[first + i]]);
   for (; d.victim_cursor < geo_.pages_per_block && budget > 0; ++d.victim_cursor) {
     const uint32_t i = d.victim_cursor, src = first + i;
     if (i + kAhead < geo_.pages_per_block && p2l_[src + kAhead] != kNone)

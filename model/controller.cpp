@@ -101,6 +101,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
         if (partial_page(cmd, l)) continue;  // only whole pages can be unmapped
         work_.clear();
         ftl_->trim(Lpn(uint32_t(l)), work_);
+        if (cache_.enabled()) cache_.forget(uint32_t(l));
         t = charge(work_, t);
       }
       done = t;

@@ -28,6 +28,9 @@ class WriteCache {
   sc_time admit(const sc_time& at);
   // The held slot holds page `lpn` until `release` (its program completes).
   void insert(uint32_t lpn, const sc_time& release);
+  // TRIM: the cached copy no longer answers reads (its slot stays held
+  // until its destage completes).
+  void forget(uint32_t lpn) { resident_.erase(lpn); }
   // True if the newest copy of `lpn` is still in DRAM at `now`.
   bool holds(uint32_t lpn, const sc_time& now) const;
   // When everything written so far is on flash (FLUSH CACHE waits for it).

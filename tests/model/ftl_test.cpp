@@ -12,16 +12,18 @@
 namespace ssd {
 namespace {
 
-FlashGeometry small_geometry() {
+FlashGeometry geometry(uint32_t channels, uint32_t dies_per_channel, uint32_t blocks, uint32_t pages) {
   FlashGeometry g;
-  g.channels = 2;
-  g.dies_per_channel = 2;
+  g.channels = channels;
+  g.dies_per_channel = dies_per_channel;
   g.planes_per_die = 1;
-  g.blocks_per_plane = 64;
-  g.pages_per_block = 32;
+  g.blocks_per_plane = blocks;
+  g.pages_per_block = pages;
   g.page_size = 4096;
   return g;
 }
+
+FlashGeometry small_geometry() { return geometry(2, 2, 64, 32); }
 
 std::unique_ptr<ftl::Ftl> make_ftl(const FlashGeometry& g, double op, FlashMedia& media) {
   ftl::FtlParams p;
@@ -227,14 +229,9 @@ class GreedyWa : public testing::TestWithParam<double> {};
 
 TEST_P(GreedyWa, MatchesIndependentReferenceWithinTenPercent) {
   const double op = GetParam();
-  FlashGeometry g;
   // Two large dies: the plug-in's per-die reserve (free-block threshold and
   // two open blocks) is then a negligible share of the spare, as on a drive.
-  g.channels = 2;
-  g.dies_per_channel = 1;
-  g.planes_per_die = 1;
-  g.blocks_per_plane = 1024;
-  g.pages_per_block = 32;
+  const FlashGeometry g = geometry(2, 1, 1024, 32);
   const uint64_t user = ftl::user_pages_for(g, op);
   const uint64_t warmup = 4 * user, writes = 4 * user;
   const double wa = plugin_wa(g, op, writes, warmup, 11);
@@ -247,26 +244,12 @@ TEST_P(GreedyWa, MatchesIndependentReferenceWithinTenPercent) {
 
 INSTANTIATE_TEST_SUITE_P(SpareArea, GreedyWa, testing::Values(0.07, 0.25));
 
-}  // namespace
-}  // namespace ssd
-
-namespace ssd {
-namespace {
-
 // Incremental GC: in steady state no single host write pays for more than
 // one victim's worth of moves, and on average it pays WA - 1 of them.
 TEST(PageFtl, GcIsSlicedAcrossHostWrites) {
-  FlashGeometry g;
-  g.channels = 2;
-  g.dies_per_channel = 1;
-  g.planes_per_die = 1;
-  g.blocks_per_plane = 512;
-  g.pages_per_block = 64;
+  const FlashGeometry g = geometry(2, 1, 512, 64);
   FlashMedia media(g, false);
-  ftl::FtlParams p;
-  p.geometry = g;
-  p.over_provisioning = 0.07;
-  auto f = ftl::FtlRegistry::instance().create("page", p, media);
+  auto f = make_ftl(g, 0.07, media);
   ftl::FtlWork w;
   const uint64_t n = f->user_pages();
   Random rng(3);

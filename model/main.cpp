@@ -43,6 +43,12 @@ int sc_main(int argc, char* argv[]) {
                   cfg.export_trace.c_str(), cfg.export_format.c_str());
       return 0;
     }
+    // Open the report first: an unwritable path should fail before the run, not after.
+    std::ofstream report_file;
+    if (!cfg.report.empty()) {
+      report_file.open(cfg.report);
+      if (!report_file) throw opts.error("report", cfg.report + ": cannot open for writing");
+    }
     ssd::ReplayRun replay(cfg, opts, sim);  // inactive without --trace
     replay.run();
 
@@ -51,10 +57,9 @@ int sc_main(int argc, char* argv[]) {
     report["options"] = opts.values();
     replay.annotate(report);
     ssd::print_summary(stdout, report);
-    if (!cfg.report.empty()) {
-      std::ofstream out(cfg.report);
-      if (!out) throw ssd::OptionError(cfg.report + ": cannot write the report (option 'report')");
-      out << report.dump(2) << '\n';
+    if (report_file.is_open()) {
+      report_file << report.dump(2) << '\n';
+      if (!report_file.flush()) throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
     }
     return 0;
   } catch (const ssd::OptionError& e) {

@@ -173,7 +173,10 @@ void Options::load_file(const std::string& path) {
 
 OptionError Options::error(const std::string& key, const std::string& what) const {
   const auto it = settings_.find(key);
-  const std::string origin = it == settings_.end() ? "configuration" : it->second.origin;
+  if (it == settings_.end() || it->second.origin == "default")  // the user never set it: say so
+    return OptionError("configuration: option '" + key + "' (default " +
+                       (it == settings_.end() ? "?" : it->second.value) + "): " + what);
+  const std::string& origin = it->second.origin;
   const std::string name = origin == "command line" ? "--" + key : key;
   return OptionError(origin + ": option '" + name + "': " + what);
 }
@@ -318,7 +321,8 @@ void Options::build() {
   const double user_blocks_per_die = double(g.blocks_per_die()) / (1.0 + c.ftl_op);
   if (double(g.blocks_per_die()) - std::ceil(user_blocks_per_die) < c.gc_threshold + 2)
     throw error("ftl.op", "spare area of " + text("ftl.op") + " leaves fewer than gc_threshold + 2 = " +
-                              std::to_string(c.gc_threshold + 2) + " spare blocks per die");
+                              std::to_string(c.gc_threshold + 2) + " spare blocks per die (of " +
+                              std::to_string(g.blocks_per_die()) + " blocks per die)");
 
   const std::string& pre = choice("precondition", {"none", "seq-fill", "used"});
   c.precondition = pre == "none" ? Precondition::None : pre == "seq-fill" ? Precondition::SeqFill : Precondition::Used;

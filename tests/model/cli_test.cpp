@@ -31,6 +31,12 @@ TEST(BadInput, IodepthAboveNcq) { expect_bad("--workload.iodepth=33", "option '-
 TEST(BadInput, SpanLargerThanDrive) { expect_bad("--workload.size=1t", "option '--workload.size': span ends at byte"); }
 TEST(BadInput, UnknownFtl) { expect_bad("--ftl.name=magic", "option '--ftl.name': unknown FTL 'magic' (known: "); }
 TEST(BadInput, UnknownPattern) { expect_bad("--workload.rw=zigzag", "option '--workload.rw': 'zigzag' is not one of"); }
+TEST(BadInput, GeometryTooSmallBlamesTheDefaultItBreaks) {
+  expect_bad("--nand.blocks_per_plane=1", "configuration: option 'ftl.op' (default 0.07): spare area of 0.07 leaves");
+}
+TEST(BadInput, UnwritableReportFailsBeforeTheRun) {
+  expect_bad("--report /nonexistent/dir/r.json", "option '--report': /nonexistent/dir/r.json: cannot open for writing");
+}
 TEST(BadInput, MissingConfigFile) { expect_bad("--config /nonexistent.ini", "/nonexistent.ini: cannot open config file"); }
 
 TEST(BadInput, ConfigFileErrorNamesFileLineAndKey) {

@@ -39,7 +39,7 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
         ++filtered_[why];
         continue;
       }
-      uint64_t offset = rec.offset;
+      uint64_t offset = rec.offset, bytes = rec.bytes;
       if (rec.op != TraceOp::Flush) {
         if (offset < cfg_.offset) {
           if (!cfg_.wrap)
@@ -49,18 +49,24 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
           ++remapped_;
         }
         offset -= cfg_.offset;
-        if (rec.bytes > capacity_)
+        if (rec.op == TraceOp::Discard && rec.bytes > capacity_ && cfg_.wrap) {
+          // A discard of more than the simulated drive (fstrim of a larger
+          // device) trims the whole drive.
+          offset = 0;
+          bytes = capacity_ / 512 * 512;
+          ++remapped_;
+        } else if (rec.bytes > capacity_)
           throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
                                    "request of " + std::to_string(rec.bytes) + " bytes is larger than the drive");
-        if (offset + rec.bytes > capacity_) {
+        if (offset + bytes > capacity_) {
           if (!cfg_.wrap)
             throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
-                                     "address " + std::to_string(offset) + " + " + std::to_string(rec.bytes) +
+                                     "address " + std::to_string(offset) + " + " + std::to_string(bytes) +
                                          " is beyond the drive's capacity of " + std::to_string(capacity_) +
                                          " bytes (trace.beyond=error)");
           // Wrap modulo the capacity, keeping sector alignment and the request whole.
           offset = (offset % capacity_) / 512 * 512;
-          if (offset + rec.bytes > capacity_) offset = (capacity_ - rec.bytes) / 512 * 512;
+          if (offset + bytes > capacity_) offset = (capacity_ - bytes) / 512 * 512;
           ++remapped_;
         }
       }
@@ -70,7 +76,7 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
                : rec.op == TraceOp::Discard ? ssdtlm::HostOp::Trim
                                             : ssdtlm::HostOp::Flush;
       req.offset = rec.op == TraceOp::Flush ? 0 : offset;
-      req.bytes = rec.op == TraceOp::Flush ? 0 : rec.bytes;
+      req.bytes = rec.op == TraceOp::Flush ? 0 : bytes;
       req.timed = cfg_.timed;
       const double t = double(rec.time_ns - uint64_t(cfg_.window_start.to_seconds() * 1e9)) / cfg_.speed;
       req.arrival = sc_core::sc_time(t, sc_core::SC_NS);

@@ -68,6 +68,29 @@ TEST(Replay, TimedModeHonoursArrivalsAndSpeed) {
   EXPECT_GT(j["trace"]["remapped"].get<uint64_t>(), 0u);
 }
 
+TEST(Replay, DiscardLargerThanTheDriveTrimsTheWholeDrive) {
+  // fstrim of the captured 2 GiB device on a 0.5 GiB drive: every discard
+  // still replays, wrapped; one larger than the drive trims all of it.
+  const nlohmann::json sum = read_json(kSamples + "apps/fstrim-desktop.summary.json");
+  const std::string rep = tmp("fstrim_small.json");
+  const auto r = run(kSmall + "--trace " + kSamples + "apps/fstrim-desktop --trace.mode=afap --report " + rep);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = read_json(rep);
+  EXPECT_EQ(j["trim"]["total_ios"].get<uint64_t>(), sum["Q"]["discard"].get<uint64_t>());
+  EXPECT_GT(j["trace"]["remapped"].get<uint64_t>(), 0u);  // wrapped into 0.5 GiB, each kept whole
+  EXPECT_EQ(j["trim"]["io_bytes"].get<uint64_t>(), sum["Q"]["bytes_discarded"].get<uint64_t>());
+  // One discard larger than the whole drive: clamped to the user capacity.
+  const std::string big = tmp("big_trim.iolog"), rep2 = tmp("big_trim.json");
+  std::ofstream(big) << "fio version 3 iolog\n0 /dev/x add\n0 /dev/x open\n1 /dev/x trim 0 1073741824\n"
+                        "2 /dev/x close\n";
+  const auto r2 = run(kSmall + "--trace " + big + " --report " + rep2);
+  ASSERT_EQ(r2.code, 0) << r2.out;
+  const auto j2 = read_json(rep2);
+  EXPECT_EQ(j2["trim"]["total_ios"].get<uint64_t>(), 1u);
+  EXPECT_EQ(j2["trim"]["io_bytes"].get<uint64_t>(), j2["device"]["user_capacity_bytes"].get<uint64_t>() / 512 * 512);
+  EXPECT_EQ(j2["trace"]["remapped"].get<uint64_t>(), 1u);
+}
+
 TEST(Replay, BeyondCapacityErrorNamesTheRecord) {
   const auto r = run(kSmall + "--trace " + kSamples + "mqsim/wsrch-small.trace --trace.beyond=error");
   EXPECT_EQ(r.code, 2) << r.out;

@@ -82,7 +82,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case HostOp::Read:
       cmd.ready.clear();
       for (uint64_t l = first; l <= last; ++l) {
-        const sc_time r = read_page(uint32_t(l), t, cmd);
+        const sc_time r = read_page(uint32_t(l), t);
         cmd.ready.push_back({std::min(cmd.bytes, (l + 1) * page - cmd.offset), r});
         done = std::max(done, r);
       }
@@ -93,7 +93,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
       for (uint64_t l = first; l <= last; ++l)
-        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t, t, cmd));
+        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t));
       break;
     }
     case HostOp::Trim:
@@ -115,7 +115,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_time Controller::read_page(uint32_t lpn, const sc_time& at, HostCommand& cmd) {
+sc_time Controller::read_page(uint32_t lpn, const sc_time& at) {
   const uint32_t page = cfg_.nand.geometry.page_size;
   if (cache_.enabled() && cache_.holds(lpn, sc_core::sc_time_stamp())) {
     cache_.count_hit();
@@ -125,8 +125,7 @@ sc_time Controller::read_page(uint32_t lpn, const sc_time& at, HostCommand& cmd)
   ftl_->read(Lpn(lpn), work_);
   const sc_time issued = charge(work_, at);
   if (work_.ops.empty()) return issued;  // unmapped: zeros, no flash access
-  cmd.flash_reads += uint32_t(work_.ops.size());
-  return dram_access(page, run_flash(work_, issued, &cmd));
+  return dram_access(page, run_flash(work_, issued));
 }
 
 bool Controller::partial_page(const HostCommand& cmd, uint64_t lpn) const {
@@ -147,21 +146,20 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
   const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
   for (uint64_t l = first; l <= last; ++l) {
     const sc_time slot = slots[l - first];
-    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot, slot, cmd));
+    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot));
   }
   delay = done - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, const sc_time& slot,
-                               HostCommand& cmd) {
+sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at) {
   sc_time t = at;
   if (partial) {
     // Read-modify-write: the untouched part of the page comes from flash.
     work_.clear();
     ftl_->read(Lpn(lpn), work_);
     t = charge(work_, t);
-    if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t, &cmd));
+    if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t));
   }
   work_.clear();
   const uint64_t gc_before = ftl_->stats().gc_runs;
@@ -169,7 +167,7 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, co
   if (ftl_->stats().gc_runs != gc_before)
     log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
                 work_.ops.size());
-  return run_flash(work_, charge(work_, std::max(t, slot)), &cmd);
+  return run_flash(work_, charge(work_, t));
 }
 
 sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
@@ -179,7 +177,7 @@ sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
   return t;
 }
 
-sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, HostCommand* cmd) {
+sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
   // The firmware builds every NAND command of the list up front; the flash
   // controller's sequencer then runs them as their dependencies allow.
   const sc_time issued = cpu_.execute(at, cfg_.cpu.page_cycles * work.ops.size());
@@ -194,7 +192,6 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, HostC
     if (op.barrier) start = all;
     done[i] = flash_op(op, start);
     all = std::max(all, done[i]);
-    if (cmd && op.kind == ftl::FlashOp::Kind::Program) ++cmd->flash_programs;
   }
   return all;
 }

@@ -48,15 +48,15 @@ class Controller : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
-  sc_time read_page(uint32_t lpn, const sc_time& at, ssdtlm::HostCommand& cmd);
-  // Write one page through the FTL from `at`, programming no earlier than
-  // `slot`; returns when the program (and any GC it forced) completes.
-  sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, const sc_time& slot, ssdtlm::HostCommand& cmd);
+  sc_time read_page(uint32_t lpn, const sc_time& at);
+  // Write one page through the FTL from `at` (after a read-modify-write read
+  // if `partial`); returns when the program (and any GC it forced) completes.
+  sc_time write_page(uint32_t lpn, bool partial, const sc_time& at);
   void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
   bool partial_page(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
   // Schedule an FTL's flash ops (honouring their order) from `at`; returns
   // when the last completes.
-  sc_time run_flash(const ftl::FtlWork& work, const sc_time& at, ssdtlm::HostCommand* cmd);
+  sc_time run_flash(const ftl::FtlWork& work, const sc_time& at);
   sc_time flash_op(const ftl::FlashOp& op, const sc_time& at);
   sc_time dram_access(uint32_t bytes, const sc_time& at);
   // CPU time for the FTL's cycles, then its mapping-table traffic in DRAM.

@@ -42,7 +42,6 @@ void Host::slot(uint32_t tag) {
     sc_core::wait(delay);
     const sc_time done = sc_core::sc_time_stamp();
     if (!trans.is_response_ok()) ++errors_;
-    if (!started_ || now < first_start_) first_start_ = now, started_ = true;
     if (done > last_completion_) last_completion_ = done;
     ++completed_;
     OpStats& s = stats_[size_t(req.op)];

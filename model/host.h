@@ -33,8 +33,7 @@ class Host : public sc_core::sc_module {
 
   void on_completion(std::function<void(const IoCompletion&)> f) { observer_ = std::move(f); }
   const OpStats& stats(ssdtlm::HostOp op) const { return stats_[size_t(op)]; }
-  // Time the first request started and the last completed.
-  sc_time first_start() const { return first_start_; }
+  // Time the last request completed.
   sc_time last_completion() const { return last_completion_; }
   uint64_t completed() const { return completed_; }
   uint64_t errors() const { return errors_; }
@@ -46,8 +45,7 @@ class Host : public sc_core::sc_module {
   sc_time runtime_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;
-  sc_time first_start_ = sc_core::SC_ZERO_TIME, last_completion_ = sc_core::SC_ZERO_TIME;
-  bool started_ = false;
+  sc_time last_completion_ = sc_core::SC_ZERO_TIME;
   uint64_t completed_ = 0, errors_ = 0;
 };
 

@@ -24,7 +24,6 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   const sc_time now = sc_core::sc_time_stamp();
   link_.retire(now);
   const sc_time fis = link_.book(now + delay, cfg_.cmd_overhead);
-  cmd.device_start = fis;
   sc_time t = fis + cfg_.cmd_overhead;
   if (cmd.op == HostOp::Write)  // Data FISes in order, each when the link is free
     for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {

@@ -27,9 +27,6 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   uint64_t offset = 0;  // bytes
   uint64_t bytes = 0;
   uint32_t ncq_tag = 0;
-  // Filled in by the device on the way back, for the per-IO breakdown.
-  sc_time device_start;   // link accepted the command FIS
-  uint32_t flash_reads = 0, flash_programs = 0;
   // Reads: when each piece of the command's data is in the DRAM buffer, in
   // LBA order (piece i covers bytes [ready[i-1].end, ready[i].end) of the
   // command), so the link can stream Data FISes as the pieces arrive.

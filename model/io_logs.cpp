@@ -22,7 +22,12 @@ LatencyLog::LatencyLog(const std::string& path)
     : f_(open_csv(path, "id,op,lba,bytes,arrival_ns,start_ns,completion_ns,host_wait_ns,device_latency_ns\n")),
       path_(path) {}
 
-LatencyLog::~LatencyLog() { close(); }
+LatencyLog::~LatencyLog() {
+  try {
+    close();  // normally already closed; a destructor must not throw
+  } catch (...) {
+  }
+}
 
 void LatencyLog::add(const IoCompletion& c) {
   const uint64_t arrival = to_ns(c.arrival), start = to_ns(c.start), done = to_ns(c.completion);

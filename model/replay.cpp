@@ -10,7 +10,9 @@ namespace ssd {
 
 using traces::TraceOp;
 
-TraceSource::TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes) : cfg_(cfg), capacity_(capacity_bytes) {
+TraceSource::TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes)
+    : cfg_(cfg), capacity_(capacity_bytes), window_start_ns_(ssdtlm::to_ns(cfg.window_start)),
+      window_end_ns_(ssdtlm::to_ns(cfg.window_end)) {
   traces::ReaderOptions ro;
   ro.arrival = cfg.arrival_issue ? traces::ReaderOptions::Arrival::Issue : traces::ReaderOptions::Arrival::Queue;
   ro.skip_bad = cfg.skip_bad;
@@ -27,9 +29,8 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
       ++read_;
       const char* why = nullptr;
       if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) why = "device";
-      else if (rec.time_ns < uint64_t(cfg_.window_start.to_seconds() * 1e9)) why = "before trace.start";
-      else if (cfg_.window_end != sc_core::SC_ZERO_TIME && rec.time_ns >= uint64_t(cfg_.window_end.to_seconds() * 1e9))
-        why = "after trace.end";
+      else if (rec.time_ns < window_start_ns_) why = "before trace.start";
+      else if (window_end_ns_ && rec.time_ns >= window_end_ns_) why = "after trace.end";
       else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
                (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
         why = "operation";
@@ -78,7 +79,7 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
       req.offset = rec.op == TraceOp::Flush ? 0 : offset;
       req.bytes = rec.op == TraceOp::Flush ? 0 : bytes;
       req.timed = cfg_.timed;
-      const double t = double(rec.time_ns - uint64_t(cfg_.window_start.to_seconds() * 1e9)) / cfg_.speed;
+      const double t = double(rec.time_ns - window_start_ns_) / cfg_.speed;
       req.arrival = sc_core::sc_time(t, sc_core::SC_NS);
       return true;
     }

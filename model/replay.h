@@ -39,6 +39,7 @@ class TraceSource : public IoSource {
  private:
   ReplayConfig cfg_;
   uint64_t capacity_;
+  uint64_t window_start_ns_, window_end_ns_;  // trace.start / trace.end (0: none)
   std::string format_;
   std::unique_ptr<traces::TraceReader> reader_;
   std::optional<std::string> error_;

@@ -230,7 +230,10 @@ double Options::frequency(const std::string& key) const {
 }
 
 double Options::real(const std::string& key, double min, double max) const {
-  const std::string& t = text(key);
+  return number(key, text(key), min, max);
+}
+
+double Options::number(const std::string& key, const std::string& t, double min, double max) const {
   double v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v)) throw error(key, "not a number: '" + t + "'");
@@ -240,11 +243,7 @@ double Options::real(const std::string& key, double min, double max) const {
 
 double Options::fraction(const std::string& key) const {
   const std::string& t = text(key);
-  if (!t.empty() && t.back() == '%') {
-    Options tmp;
-    tmp.settings_[key] = {t.substr(0, t.size() - 1), settings_.at(key).origin};
-    return tmp.real(key, 0, 1000) / 100.0;
-  }
+  if (!t.empty() && t.back() == '%') return number(key, t.substr(0, t.size() - 1), 0, 1000) / 100.0;
   return real(key, 0, 10);
 }
 

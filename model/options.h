@@ -60,6 +60,8 @@ class Options {
   double frequency(const std::string& key) const;
   double fraction(const std::string& key) const;
   double real(const std::string& key, double min, double max) const;
+  // Parse `text` (the value of `key`, or part of it) as a number in [min, max].
+  double number(const std::string& key, const std::string& text, double min, double max) const;
   bool flag(const std::string& key) const;
   const std::string& choice(const std::string& key, const std::vector<std::string>& allowed) const;
   const std::string& text(const std::string& key) const { return settings_.at(key).value; }

@@ -20,11 +20,6 @@ sc_time Timeline::find(const sc_time& at, const sc_time& duration) const {
   return t;
 }
 
-bool Timeline::is_free(const sc_time& start, const sc_time& end) const {
-  size_t i = first_ending_after(start);
-  return i == busy_list_.size() || busy_list_[i].start >= end;
-}
-
 void Timeline::reserve(const sc_time& start, const sc_time& duration) {
   if (duration == sc_core::SC_ZERO_TIME) return;
   const sc_time end = start + duration;
@@ -94,8 +89,5 @@ void Timeline::retire(const sc_time& now) {
   }
 }
 
-sc_time Timeline::horizon() const {
-  return busy_list_.size() > head_ ? busy_list_.back().end : sc_core::SC_ZERO_TIME;
-}
 
 }  // namespace ssdtlm

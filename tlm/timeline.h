@@ -22,9 +22,8 @@ class Timeline {
  public:
   // First start >= `at` of a free gap at least `duration` long.
   sc_time find(const sc_time& at, const sc_time& duration) const;
-  // True if nothing is reserved anywhere in [start, end).
-  bool is_free(const sc_time& start, const sc_time& end) const;
-  // Mark [start, start + duration) busy; the caller has checked it is free.
+  // Mark [start, start + duration) busy; the caller has checked it is free
+  // (first_conflict_end(start, end) == start).
   void reserve(const sc_time& start, const sc_time& duration);
   // find() then reserve(); returns the start.
   sc_time book(const sc_time& at, const sc_time& duration);
@@ -42,8 +41,6 @@ class Timeline {
 
   // Sum of all reserved durations (for utilisation = busy / elapsed).
   const sc_time& busy() const { return busy_; }
-  // End of the last reservation (when the resource is next idle for good).
-  sc_time horizon() const;
 
  private:
   struct Interval {

@@ -22,10 +22,23 @@ TEST(Timeline, EarliestFitUsesGapsBeforeLaterReservations) {
   // Exactly fits [30,100).
   EXPECT_EQ(t.book(sc_time(0, SC_US), sc_time(70, SC_US)), sc_time(30, SC_US));
   EXPECT_EQ(t.busy(), sc_time(220, SC_US));
-  EXPECT_EQ(t.horizon(), sc_time(230, SC_US));
-  EXPECT_FALSE(t.is_free(sc_time(29, SC_US), sc_time(31, SC_US)));
+  // The four bookings touch end to end and merge into [10, 230): [29, 31) is
+  // inside it, free again at 230.
+  EXPECT_EQ(t.first_conflict_end(sc_time(29, SC_US), sc_time(31, SC_US)), sc_time(230, SC_US));
+  EXPECT_EQ(t.first_conflict_end(sc_time(230, SC_US), sc_time(300, SC_US)), sc_time(230, SC_US));  // free
   t.retire(sc_time(1000, SC_US));
-  EXPECT_TRUE(t.is_free(sc_time(1000, SC_US), sc_time(2000, SC_US)));
+  EXPECT_EQ(t.first_conflict_end(sc_time(1000, SC_US), sc_time(2000, SC_US)), sc_time(1000, SC_US));
+}
+
+TEST(Timeline, FillSplitsWorkAcrossGaps) {
+  ssdtlm::Timeline t;
+  t.book(sc_time(10, SC_US), sc_time(10, SC_US));  // [10,20)
+  t.book(sc_time(25, SC_US), sc_time(10, SC_US));  // [25,35)
+  // 20 us of work from 0: [0,10) + [20,25) + [35,40).
+  EXPECT_EQ(t.fill_end(sc_time(0, SC_US), sc_time(20, SC_US)), sc_time(40, SC_US));
+  EXPECT_EQ(t.fill(sc_time(0, SC_US), sc_time(20, SC_US)), sc_time(40, SC_US));
+  EXPECT_EQ(t.busy(), sc_time(40, SC_US));
+  EXPECT_EQ(t.find(sc_time(0, SC_US), sc_time(1, SC_US)), sc_time(40, SC_US));
 }
 
 TEST(Units, SizesNeedUnitsAndArePowersOf1024) {

@@ -16,6 +16,7 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.geometry = cfg.nand.geometry;
   p.over_provisioning = cfg.ftl_op;
   p.gc_threshold = cfg.gc_threshold;
+  p.map_entry_bytes = cfg.dram.map_entry_bytes;
   p.cycles = cfg.cpu.ftl;
   return p;
 }
@@ -38,14 +39,32 @@ Controller::~Controller() {
   dram_trans_.clear_extension(&dram_cmd_);
 }
 
-void Controller::precondition(Precondition state, double overwrite_fraction, uint64_t seed) {
+std::string Controller::dram_shortfall() const {
+  if (cfg_.dram.size == 0) return "";  // DRAM-less: the tables live in controller SRAM
+  const uint64_t need = ftl_->map_bytes() + cache_.capacity() * cfg_.nand.geometry.page_size;
+  if (need <= cfg_.dram.size) return "";
+  return std::to_string(cfg_.dram.size) + " bytes of DRAM cannot hold the " + cfg_.ftl_name + " FTL's mapping table (" +
+         std::to_string(ftl_->map_bytes()) + " bytes)" +
+         (cache_.enabled() ? " plus the write cache (" + std::to_string(cache_.capacity() * cfg_.nand.geometry.page_size) +
+                                 " bytes)"
+                           : std::string());
+}
+
+void Controller::precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow) {
   if (state == Precondition::None) return;
   const uint64_t pages = ftl_->user_pages();
   work_.record_ops = false;  // functional only: no flash timing to schedule
+  // The host's shadow (content checks) sees these writes as the host's own.
+  const auto tag = [&](uint64_t lpn) {
+    if (!shadow) return ++version_;
+    const uint64_t t = shadow->next_tag();
+    shadow->wrote_page(lpn, t);
+    return t;
+  };
   // seq-fill: every user LBA once, in order (what 128 KiB sequential writes leave behind).
   for (uint64_t l = 0; l < pages; ++l) {
     work_.clear();
-    ftl_->write(Lpn(uint32_t(l)), ++version_, work_);
+    ftl_->write(Lpn(uint32_t(l)), tag(l), work_);
   }
   if (state == Precondition::Used) {
     Random rng(seed ^ 0x5553454455534544ull);
@@ -61,7 +80,7 @@ void Controller::precondition(Precondition state, double overwrite_fraction, uin
       ftl_->prefetch(Lpn(ring[(i + kHalf) % kAhead]), 1);
       ftl_->prefetch(Lpn(ring[i % kAhead] = uint32_t(rng.below(pages))), 0);
       work_.clear();
-      ftl_->write(Lpn(lpn), ++version_, work_);
+      ftl_->write(Lpn(lpn), tag(lpn), work_);
     }
   }
   work_.clear();
@@ -76,13 +95,21 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time t = cpu_.execute(now + delay, cfg_.cpu.decode_cycles);
   sc_time done = t;
 
+  // Every command is checked against the capacity here, whoever sent it
+  // (written as "fits in what is left": offset + bytes may wrap).
+  if (cmd.op != HostOp::Flush && (cmd.offset >= user_bytes() || cmd.bytes > user_bytes() - cmd.offset)) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
   const uint64_t first = cmd.offset / page;
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
+  const uint64_t tag = cmd.data_tag;
   switch (cmd.op) {
     case HostOp::Read:
       cmd.ready.clear();
+      cmd.content.clear();
       for (uint64_t l = first; l <= last; ++l) {
-        const sc_time r = read_page(uint32_t(l), t);
+        const sc_time r = read_page(uint32_t(l), t, cfg_.track_content ? &cmd.content : nullptr);
         cmd.ready.push_back({std::min(cmd.bytes, (l + 1) * page - cmd.offset), r});
         done = std::max(done, r);
       }
@@ -93,7 +120,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
       for (uint64_t l = first; l <= last; ++l)
-        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t));
+        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t, tag));
       break;
     }
     case HostOp::Trim:
@@ -115,17 +142,30 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_time Controller::read_page(uint32_t lpn, const sc_time& at) {
+sc_time Controller::read_page(uint32_t lpn, const sc_time& at, std::vector<ssdtlm::PageData>* content) {
   const uint32_t page = cfg_.nand.geometry.page_size;
-  if (cache_.enabled() && cache_.holds(lpn, sc_core::sc_time_stamp())) {
+  if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
     cache_.count_hit();
+    if (content) content->push_back({lpn, hit->tag});
     return dram_access(page, cpu_.execute(at, cfg_.cpu.ftl.lookup));
   }
   work_.clear();
   ftl_->read(Lpn(lpn), work_);
+  if (content) content->push_back(page_data(work_));
   const sc_time issued = charge(work_, at);
   if (work_.ops.empty()) return issued;  // unmapped: zeros, no flash access
   return dram_access(page, run_flash(work_, issued));
+}
+
+ssdtlm::PageData Controller::page_data(const ftl::FtlWork& work) const {
+  // What the firmware actually read: the last host (non-GC) page read of the
+  // FTL's list (earlier reads may be the FTL's own, e.g. map pages).
+  for (auto op = work.ops.rbegin(); op != work.ops.rend(); ++op)
+    if (op->kind == ftl::FlashOp::Kind::Read && !op->gc) {
+      const PageContent c = media_.read(op->ppn);
+      return {c.lpn, c.version};
+    }
+  return {};  // unmapped
 }
 
 bool Controller::partial_page(const HostCommand& cmd, uint64_t lpn) const {
@@ -146,13 +186,13 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
   const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
   for (uint64_t l = first; l <= last; ++l) {
     const sc_time slot = slots[l - first];
-    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot));
+    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot, cmd.data_tag), cmd.data_tag);
   }
   delay = done - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at) {
+sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag) {
   sc_time t = at;
   if (partial) {
     // Read-modify-write: the untouched part of the page comes from flash.
@@ -163,7 +203,7 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at) {
   }
   work_.clear();
   const uint64_t gc_before = ftl_->stats().gc_runs;
-  ftl_->write(Lpn(lpn), ++version_, work_);
+  ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
   if (ftl_->stats().gc_runs != gc_before)
     log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
                 work_.ops.size());

@@ -18,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include "model/config.h"
+#include "model/content_shadow.h"
 #include "model/controller_cpu.h"
 #include "model/flash_media.h"
 #include "model/ftl/ftl.h"
@@ -44,14 +45,22 @@ class Controller : public sc_core::sc_module {
   uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
 
   // Drive states before the timed phase, applied functionally (no timing).
-  void precondition(Precondition state, double overwrite_fraction, uint64_t seed);
+  // With a `shadow` (content checks), the writes are recorded in it.
+  void precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow = nullptr);
+  // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
+  // write cache); "" if it can.
+  std::string dram_shortfall() const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
-  sc_time read_page(uint32_t lpn, const sc_time& at);
+  // Read one page from `at`; with `content`, append what the page held.
+  sc_time read_page(uint32_t lpn, const sc_time& at, std::vector<ssdtlm::PageData>* content);
+  // What the page read in `work` held (content checks).
+  ssdtlm::PageData page_data(const ftl::FtlWork& work) const;
   // Write one page through the FTL from `at` (after a read-modify-write read
-  // if `partial`); returns when the program (and any GC it forced) completes.
-  sc_time write_page(uint32_t lpn, bool partial, const sc_time& at);
+  // if `partial`), its data tagged `tag` (0: a fresh internal version);
+  // returns when the program (and any GC it forced) completes.
+  sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);
   void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
   bool partial_page(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
   // Schedule an FTL's flash ops (honouring their order) from `at`; returns

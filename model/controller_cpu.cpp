@@ -1,5 +1,7 @@
 #include "model/controller_cpu.h"
 
+#include <algorithm>
+
 #include "tlm/ssd_protocol.h"
 
 namespace ssd {
@@ -23,6 +25,12 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
     if (i == 0 || s < best_start) best = i, best_start = s;
   }
   return cores_[best].fill(at, d);
+}
+
+sc_time ControllerCpu::busy_until() const {
+  sc_time t = sc_core::SC_ZERO_TIME;
+  for (const auto& c : cores_) t = std::max(t, c.busy_until());
+  return t;
 }
 
 double ControllerCpu::utilisation(const sc_time& elapsed) const {

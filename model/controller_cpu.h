@@ -22,6 +22,8 @@ class ControllerCpu : public sc_core::sc_module {
   sc_time execute(const sc_time& at, uint64_t cycles);
 
   double utilisation(const sc_time& elapsed) const;
+  // When the last firmware work booked so far ends.
+  sc_time busy_until() const;
   uint64_t cycles_run() const { return cycles_; }
 
  private:

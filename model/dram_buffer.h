@@ -20,6 +20,7 @@ class DramBuffer : public sc_core::sc_module {
   DramBuffer(sc_core::sc_module_name name, const DramConfig& cfg);
 
   double utilisation(const sc_time& elapsed) const;
+  sc_time busy_until() const { return port_.busy_until(); }
   uint64_t bytes_moved() const { return bytes_; }
   uint64_t accesses() const { return accesses_; }
 

@@ -33,10 +33,13 @@ struct FlashGeometry {
   uint32_t pages_per_block = 128;
   uint32_t page_size = 4096;  // bytes of user data per page
 
+  // Counts are 64-bit: the option check multiplies user-supplied factors
+  // here and refuses a geometry past 2^32 - 1 pages, so the products must
+  // not wrap before it can look (a Ppn is 32-bit).
   uint32_t dies() const { return channels * dies_per_channel; }
   uint32_t blocks_per_die() const { return planes_per_die * blocks_per_plane; }
-  uint32_t blocks() const { return dies() * blocks_per_die(); }
-  uint64_t pages() const { return uint64_t(blocks()) * pages_per_block; }
+  uint64_t blocks() const { return uint64_t(dies()) * blocks_per_die(); }
+  uint64_t pages() const { return blocks() * pages_per_block; }
   uint64_t bytes() const { return pages() * page_size; }
 
   // Layout: Ppn = block * pages_per_block + page, block = die * blocks_per_die

@@ -1,5 +1,6 @@
 #include "model/io_logs.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "tlm/ssd_protocol.h"
@@ -49,7 +50,7 @@ TimeSeries::TimeSeries(const std::string& path, sc_core::sc_time interval)
     : f_(open_csv(path,
                   "time_s,read_iops,read_MBps,read_lat_mean_us,read_lat_max_us,"
                   "write_iops,write_MBps,write_lat_mean_us,write_lat_max_us,"
-                  "trim_iops,trim_MBps,trim_lat_mean_us,trim_lat_max_us,flush_iops\n")),
+                  "trim_iops,trim_MBps,trim_lat_mean_us,trim_lat_max_us,flush_iops,interval_s\n")),
       path_(path), interval_ns_(to_ns(interval)) {}
 
 TimeSeries::~TimeSeries() {
@@ -59,22 +60,28 @@ TimeSeries::~TimeSeries() {
   }
 }
 
-void TimeSeries::flush_interval() {
-  const double secs = double(interval_ns_) / 1e9;
-  std::fprintf(f_, "%.9g", double(index_) * secs);
+void TimeSeries::flush_interval(uint64_t length_ns) {
+  // Rates are per second of the interval's own length (the last one ends
+  // with the run); an interval without IOs of a kind has no latency, so
+  // those cells stay empty rather than reading as 0 on a log axis.
+  const double secs = double(length_ns) / 1e9;
+  std::fprintf(f_, "%.9g", double(index_) * double(interval_ns_) / 1e9);
   for (int op = 0; op < 3; ++op) {
     const Bucket& b = ops_[op];
-    std::fprintf(f_, ",%.3f,%.3f,%.3f,%.3f", double(b.ios) / secs, double(b.bytes) / secs / 1e6,
-                 b.ios ? double(b.lat_sum) / double(b.ios) / 1e3 : 0.0, double(b.lat_max) / 1e3);
+    std::fprintf(f_, ",%.3f,%.3f", double(b.ios) / secs, double(b.bytes) / secs / 1e6);
+    if (b.ios)
+      std::fprintf(f_, ",%.3f,%.3f", double(b.lat_sum) / double(b.ios) / 1e3, double(b.lat_max) / 1e3);
+    else
+      std::fputs(",,", f_);
   }
-  std::fprintf(f_, ",%.3f\n", double(ops_[3].ios) / secs);
+  std::fprintf(f_, ",%.3f,%.9g\n", double(ops_[3].ios) / secs, secs);
   ops_ = {};
   ++index_;
 }
 
 void TimeSeries::add(const IoCompletion& c) {
   const uint64_t done = to_ns(c.completion);
-  while (done / interval_ns_ > index_) flush_interval();
+  while (done / interval_ns_ > index_) flush_interval(interval_ns_);
   Bucket& b = ops_[size_t(c.request.op)];
   const uint64_t lat = to_ns(c.completion - c.arrival);
   ++b.ios;
@@ -84,9 +91,11 @@ void TimeSeries::add(const IoCompletion& c) {
   any_ = true;
 }
 
-void TimeSeries::close() {
+void TimeSeries::close(uint64_t end_ns) {
   if (!f_) return;
-  if (any_) flush_interval();
+  // The last interval ends with the run (at least 1 ns, for a run that ends
+  // exactly on an interval boundary).
+  if (any_) flush_interval(std::max<uint64_t>(1, std::min(interval_ns_, end_ns - std::min(end_ns, index_ * interval_ns_))));
   const bool ok = std::fclose(f_) == 0;
   f_ = nullptr;
   if (!ok) throw std::runtime_error(path_ + ": write failed");

@@ -30,13 +30,14 @@ class TimeSeries {
   TimeSeries(const std::string& path, sc_core::sc_time interval);
   ~TimeSeries();
   void add(const IoCompletion& c);
-  void close();  // writes the last, partial interval
+  // Writes the last interval, which ends at `end_ns` (the run's end).
+  void close(uint64_t end_ns = UINT64_MAX);
 
  private:
   struct Bucket {
     uint64_t ios = 0, bytes = 0, lat_sum = 0, lat_max = 0;
   };
-  void flush_interval();
+  void flush_interval(uint64_t length_ns);
 
   std::FILE* f_ = nullptr;
   std::string path_;

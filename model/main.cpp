@@ -37,6 +37,8 @@ int sc_main(int argc, char* argv[]) {
     ssd::log::configure(cfg.log_level);
 
     ssd::Simulation sim(cfg);
+    if (const std::string why = sim.drive().controller.dram_shortfall(); !why.empty())
+      throw opts.error("dram.size", why);
     if (!cfg.export_trace.empty()) {
       ssd::export_synthetic_trace(cfg, sim.workload_span());
       std::printf("wrote %llu requests to %s (%s)\n", static_cast<unsigned long long>(cfg.workload.number_ios),

@@ -1,5 +1,7 @@
 #include "model/nand_channel.h"
 
+#include <algorithm>
+
 #include "tlm/ssd_protocol.h"
 
 namespace ssd {
@@ -44,6 +46,12 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time NandChannel::busy_until() const {
+  sc_time t = bus_.busy_until();
+  for (const auto& d : dies_) t = std::max(t, d.busy_until());
+  return t;
 }
 
 double NandChannel::bus_utilisation(const sc_time& elapsed) const {

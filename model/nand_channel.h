@@ -30,6 +30,8 @@ class NandChannel : public sc_core::sc_module {
   const Stats& stats() const { return stats_; }
   double bus_utilisation(const sc_time& elapsed) const;
   double die_utilisation(uint32_t die, const sc_time& elapsed) const;
+  // When the last bus or die work booked so far ends.
+  sc_time busy_until() const;
   uint32_t dies() const { return static_cast<uint32_t>(dies_.size()); }
 
  private:

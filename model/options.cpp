@@ -5,7 +5,8 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
+#include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "model/ftl/ftl.h"
@@ -108,6 +109,22 @@ bool is_flag(const std::string& key) {
   return false;
 }
 
+// Bytes that would garble a terminal (binary or UTF-16 config lines) are
+// shown as \xNN, and a long echo is cut: an error message stays one line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (out.size() > 80) return out + "...";
+    if (c >= 0x20 && c < 0x7f) out += char(c);
+    else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
@@ -121,11 +138,21 @@ Options Options::parse(int argc, const char* const* argv) {
   const po::options_description desc = describe();
   po::parsed_options parsed(&desc);
   try {
-    parsed = po::command_line_parser(argc, argv).options(desc).run();
+    // No prefix guessing: `--workload.number=10` must not silently mean
+    // `--workload.number_ios` (a misspelt key is an error, not a guess).
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    parsed = po::command_line_parser(argc, argv).options(desc).style(style).run();
   } catch (const po::error& e) {
     throw OptionError(std::string("command line: ") + e.what());
   }
   for (const auto& opt : parsed.options) {
+    if (opt.position_key >= 0 || opt.string_key.empty()) {  // a bare word: never ignore it
+      const std::string word = opt.original_tokens.empty() ? "" : printable(opt.original_tokens[0]);
+      throw OptionError("command line: unexpected argument '" + word + "'" +
+                        (word.size() > 4 && word.compare(word.size() - 4, 4, ".ini") == 0
+                             ? " (a config file? use --config " + word + ")"
+                             : " (options are --KEY=VALUE; config files need --config FILE)"));
+    }
     if (opt.string_key == "help") o.help_ = true;
     else if (opt.string_key == "version") o.version_ = true;
     else if (opt.string_key == "list-ftls") o.list_ftls_ = true;
@@ -143,26 +170,49 @@ void Options::set(const std::string& key, const std::string& value, const std::s
 }
 
 void Options::load_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw OptionError(path + ": cannot open config file");
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw OptionError(path + ": is a directory, not a config file");
+  // Read it whole first, with stdio so that a read error (e.g. /proc/self/mem)
+  // is told apart from an empty file.
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw OptionError(path + ": cannot open config file");
+  std::string content;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) content.append(buf, n);
+  const bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed) throw OptionError(path + ": cannot read config file");
+  // program_options does not keep line numbers; find each key's line so
+  // errors can point at it (last occurrence wins, as it does for values),
+  // and the first line that is neither a section, a key = value nor a comment.
+  std::map<std::string, int> line_of;
+  int bad_line = 0;
+  std::string bad_text;
+  {
+    std::istringstream in(content);
+    std::string line, section;
+    for (int n = 1; std::getline(in, line); ++n) {
+      line = trim(line.substr(0, line.find_first_of("#;")));
+      if (line.empty()) continue;
+      if (line.size() > 1 && line.front() == '[' && line.back() == ']') section = trim(line.substr(1, line.size() - 2));
+      else if (auto eq = line.find('='); eq != std::string::npos)
+        line_of[(section.empty() ? "" : section + ".") + trim(line.substr(0, eq))] = n;
+      else if (!bad_line) bad_line = n, bad_text = line;
+    }
+  }
+  const auto at = [&](int n) { return path + ": line " + std::to_string(n) + ": "; };
   const po::options_description desc = describe();
   po::parsed_options parsed(&desc);
   try {
+    std::istringstream in(content);
     parsed = po::parse_config_file(in, desc, false);
+  } catch (const po::unknown_option& e) {
+    const std::string key = e.get_option_name();
+    const int n = line_of.count(key) ? line_of[key] : 0;
+    throw OptionError((n ? at(n) : path + ": ") + "unknown option '" + printable(key) + "' (see --help)");
   } catch (const po::error& e) {
-    throw OptionError(path + ": " + e.what());
-  }
-  // program_options does not keep line numbers; find each key's line so
-  // errors can point at it (last occurrence wins, as it does for values).
-  std::map<std::string, int> line_of;
-  in.clear();
-  in.seekg(0);
-  std::string line, section;
-  for (int n = 1; std::getline(in, line); ++n) {
-    line = trim(line.substr(0, line.find_first_of("#;")));
-    if (line.size() > 1 && line.front() == '[' && line.back() == ']') section = trim(line.substr(1, line.size() - 2));
-    else if (auto eq = line.find('='); eq != std::string::npos)
-      line_of[(section.empty() ? "" : section + ".") + trim(line.substr(0, eq))] = n;
+    if (bad_line) throw OptionError(at(bad_line) + "not a 'key = value' line: '" + printable(bad_text) + "'");
+    throw OptionError(path + ": " + printable(e.what()));
   }
   for (const auto& opt : parsed.options) {
     if (opt.string_key == "config") throw OptionError(path + ": 'config' cannot be nested in a config file");
@@ -209,12 +259,25 @@ uint64_t Options::size(const std::string& key, bool allow_zero) const {
   return v;
 }
 
-sc_core::sc_time Options::duration(const std::string& key) const {
+sc_core::sc_time Options::duration(const std::string& key, double max_seconds) const {
   const std::string& t = text(key);
   double s = 0;
   if (t != "0")
     if (auto e = units::parse_seconds(t, s); !e.empty()) throw error(key, e);
+  check_time(key, s, max_seconds, "");
   return sc_core::sc_time(s, sc_core::SC_SEC);
+}
+
+void Options::check_time(const std::string& key, double seconds, double max_seconds, const std::string& what) const {
+  // SystemC counts whole picoseconds in 64 bits (about 1.8e7 s): a time below
+  // 1 ps would round to nothing and one near the top would saturate sums.
+  if (seconds > 0 && seconds < 1e-12)
+    throw error(key, what + "below SystemC's 1 ps time resolution");
+  if (seconds > max_seconds) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g s", max_seconds);
+    throw error(key, what + "longer than the " + limit + " this option allows");
+  }
 }
 
 double Options::rate(const std::string& key) const {
@@ -282,12 +345,16 @@ void Options::build() {
   c.nand.t_prog = duration("nand.t_prog");
   c.nand.t_erase = duration("nand.t_erase");
   c.nand.channel_rate = rate("nand.channel_rate");
+  check_time("nand.channel_rate", g.page_size / c.nand.channel_rate, kMaxDeviceTime, "one page transfer is ");
 
   c.dram.size = size("dram.size");
   c.dram.bandwidth = rate("dram.bandwidth");
   c.dram.latency = duration("dram.latency");
   c.dram.write_cache = size("dram.write_cache");
   c.dram.map_entry_bytes = uint32_t(size("dram.map_entry", false));
+  // The largest single DRAM access is one host command's data (bounded by
+  // the user capacity below); a page is what every command moves at least.
+  check_time("dram.bandwidth", g.page_size / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");
   if (c.dram.write_cache > c.dram.size)
     throw error("dram.write_cache", "larger than dram.size (" + text("dram.size") + ")");
   if (c.dram.write_cache && c.dram.write_cache < g.page_size)
@@ -302,6 +369,11 @@ void Options::build() {
   c.cpu.ftl.map_update = count("cpu.cycles.map_update", 0, 1u << 30);
   c.cpu.ftl.gc_page = count("cpu.cycles.gc_page", 0, 1u << 30);
   c.cpu.ftl.gc_victim = count("cpu.cycles.gc_victim", 0, 1u << 30);
+  check_time("cpu.clock", 1.0 / c.cpu.clock, kMaxDeviceTime, "one cycle is ");
+  for (const char* k : {"cpu.cycles.decode", "cpu.cycles.complete", "cpu.cycles.flash_op", "cpu.cycles.ftl_lookup",
+                        "cpu.cycles.map_update", "cpu.cycles.gc_page", "cpu.cycles.gc_victim"})
+    check_time(k, double(count(k, 0, 1u << 30)) / c.cpu.clock, kMaxDeviceTime,
+               "at cpu.clock " + text("cpu.clock") + " this step is ");
 
   c.sata.gen = uint32_t(count("sata.gen", 1, 3));
   c.sata.cmd_overhead = duration("sata.cmd_overhead");
@@ -331,8 +403,9 @@ void Options::build() {
   w.rw = choice("workload.rw", {"read", "write", "randread", "randwrite", "randrw", "rw", "readwrite"});
   w.bs = size("workload.bs", false);
   if (w.bs % 512 != 0) throw error("workload.bs", "must be a multiple of 512 B");
+  const bool replaying = !text("trace").empty();
   w.iodepth = uint32_t(count("workload.iodepth", 1, 1u << 20));
-  if (w.iodepth > c.sata.ncq_depth)
+  if (!replaying && w.iodepth > c.sata.ncq_depth)
     throw error("workload.iodepth", std::to_string(w.iodepth) + " is above the NCQ limit of " +
                                         std::to_string(c.sata.ncq_depth) + " (sata.ncq_depth)");
   w.rwmixread = uint32_t(count("workload.rwmixread", 0, 100));
@@ -341,15 +414,22 @@ void Options::build() {
   w.offset = size("workload.offset");
   if (w.offset % 512 != 0) throw error("workload.offset", "must be a multiple of 512 B");
   w.number_ios = count("workload.number_ios", 0, UINT64_MAX);
-  w.runtime = duration("workload.runtime");
+  w.runtime = duration("workload.runtime", kMaxRunTime);
   w.randseed = count("workload.randseed", 0, UINT64_MAX);
-  if (w.number_ios == 0 && w.runtime == sc_core::SC_ZERO_TIME && text("trace").empty())
+  if (w.number_ios == 0 && w.runtime == sc_core::SC_ZERO_TIME && !replaying)
     throw error("workload.number_ios", "0 (unlimited) needs a workload.runtime");
   const uint64_t user_bytes = ftl::user_pages_for(g, c.ftl_op) * g.page_size;
-  if (w.offset + (w.size ? w.size : w.bs) > user_bytes)
-    throw error(w.size ? "workload.size" : "workload.offset",
-                "span ends at byte " + std::to_string(w.offset + (w.size ? w.size : w.bs)) +
-                    ", beyond the drive's user capacity of " + std::to_string(user_bytes) + " bytes");
+  if (w.size && w.size < w.bs)
+    throw error("workload.size", "span of " + text("workload.size") + " is smaller than workload.bs (" +
+                                     text("workload.bs") + ")");
+  if (w.offset >= user_bytes)
+    throw error("workload.offset", "starts at byte " + std::to_string(w.offset) +
+                                       ", beyond the drive's user capacity of " + std::to_string(user_bytes) + " bytes");
+  // Compared as "fits in what is left after the offset": offset + size could wrap.
+  if ((w.size ? w.size : w.bs) > user_bytes - w.offset)
+    throw error(w.size ? "workload.size" : "workload.bs",
+                text(w.size ? "workload.size" : "workload.bs") + " from workload.offset " + text("workload.offset") +
+                    " ends beyond the drive's user capacity of " + std::to_string(user_bytes) + " bytes");
 
   ReplayConfig& r = c.replay;
   r.path = text("trace");
@@ -358,26 +438,37 @@ void Options::build() {
   r.timed = choice("trace.mode", {"timed", "afap"}) == "timed";
   r.speed = real("trace.speed", 1e-6, 1e9);
   r.iodepth = uint32_t(count("trace.iodepth", 1, 1u << 20));
-  if (r.iodepth > c.sata.ncq_depth)
+  if (replaying && r.iodepth > c.sata.ncq_depth)
     throw error("trace.iodepth", std::to_string(r.iodepth) + " is above the NCQ limit of " +
                                      std::to_string(c.sata.ncq_depth) + " (sata.ncq_depth)");
-  r.sector_size = uint32_t(size("trace.sector_size", false));
+  const uint64_t sector = size("trace.sector_size", false);
+  if (sector < 512 || sector > 65536 || (sector & (sector - 1)) != 0)
+    throw error("trace.sector_size", "must be a power of two from 512B to 64k");
+  r.sector_size = uint32_t(sector);
   r.offset = size("trace.offset");
   r.wrap = choice("trace.beyond", {"wrap", "error"}) == "wrap";
   r.arrival_issue = choice("trace.arrival", {"Q", "D"}) == "D";
   r.skip_bad = flag("trace.skip-bad");
   if (const std::string& d = text("trace.device"); !d.empty()) {
-    unsigned long major = 0, minor = 0;
-    char extra = 0;
-    if (std::sscanf(d.c_str(), "%lu,%lu%c", &major, &minor, &extra) == 2 && major < 4096 && minor < (1u << 20))
+    // Digits only: sscanf's %lu would take "-5" as a huge number.
+    const auto whole = [](const std::string& t, uint64_t max, uint64_t& v) {
+      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      return !t.empty() && std::isdigit(static_cast<unsigned char>(t[0])) && ec == std::errc() &&
+             p == t.data() + t.size() && v <= max;
+    };
+    const size_t comma = d.find(',');
+    uint64_t major = 0, minor = 0;
+    if (comma != std::string::npos && whole(d.substr(0, comma), 4095, major) &&
+        whole(d.substr(comma + 1), (1u << 20) - 1, minor))
       r.device = int64_t((major << 20) | minor);  // the kernel's dev_t as blktrace stores it
-    else if (std::sscanf(d.c_str(), "%lu%c", &major, &extra) == 1)
+    else if (comma == std::string::npos && whole(d, uint64_t(INT64_MAX), major))
       r.device = int64_t(major);
     else
-      throw error("trace.device", "expected MAJ,MIN or a disk number, got '" + d + "'");
+      throw error("trace.device", "expected MAJ,MIN (MAJ < 4096, MIN < 2^20) or a disk number, got '" +
+                                      printable(d) + "'");
   }
-  r.window_start = duration("trace.start");
-  r.window_end = duration("trace.end");
+  r.window_start = duration("trace.start", kMaxRunTime);
+  r.window_end = duration("trace.end", kMaxRunTime);
   if (r.window_end != sc_core::SC_ZERO_TIME && r.window_end <= r.window_start)
     throw error("trace.end", "must be after trace.start");
   r.keep_read = r.keep_write = r.keep_discard = r.keep_flush = false;
@@ -397,10 +488,22 @@ void Options::build() {
     throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
   c.latency_log = text("latency-log");
   c.timeseries = text("timeseries");
-  c.timeseries_interval = duration("timeseries.interval");
-  if (c.timeseries_interval == sc_core::SC_ZERO_TIME) throw error("timeseries.interval", "must be greater than zero");
+  c.timeseries_interval = duration("timeseries.interval", kMaxRunTime);
+  // Rows are whole nanoseconds apart.
+  if (c.timeseries_interval < sc_core::sc_time(1, sc_core::SC_NS))
+    throw error("timeseries.interval", "must be at least 1ns");
   c.seed = count("seed", 0, UINT64_MAX);
   c.report = text("report");
+  // Two outputs on one path: the later writer would silently destroy the other.
+  std::map<std::string, std::string> written;
+  for (const char* k : {"report", "latency-log", "timeseries", "export-trace"}) {
+    const std::string& path = text(k);
+    if (path.empty()) continue;
+    std::error_code ec;
+    const std::string canon = std::filesystem::weakly_canonical(path, ec).string();
+    const auto [it, fresh] = written.emplace(ec ? path : canon, k);
+    if (!fresh) throw error(k, "writes to the same file as " + it->second + " (" + path + ")");
+  }
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
   c.track_content = flag("check.content");
 }

@@ -30,6 +30,13 @@ const std::vector<OptionSpec>& option_specs();
 
 class Options {
  public:
+  // Longest single device time (a NAND operation, a transfer, a firmware
+  // step): far above any real part, far below SystemC's 64-bit picosecond
+  // range, so a run of many such steps still fits.
+  static constexpr double kMaxDeviceTime = 10.0;
+  // Longest run-level time (runtime, trace windows, time-series interval).
+  static constexpr double kMaxRunTime = 1e6;
+
   // Parse argv; throws OptionError.
   static Options parse(int argc, const char* const* argv);
 
@@ -55,7 +62,11 @@ class Options {
 
   uint64_t count(const std::string& key, uint64_t min, uint64_t max) const;
   uint64_t size(const std::string& key, bool allow_zero = true) const;
-  sc_core::sc_time duration(const std::string& key) const;
+  // A time in [1 ps, max_seconds] or 0: SystemC's clock is 64-bit picoseconds.
+  sc_core::sc_time duration(const std::string& key, double max_seconds = kMaxDeviceTime) const;
+  // Refuse `seconds` (derived from `key`, e.g. one cycle of a clock) outside
+  // what the simulation can represent; `what` prefixes the message.
+  void check_time(const std::string& key, double seconds, double max_seconds, const std::string& what) const;
   double rate(const std::string& key) const;
   double frequency(const std::string& key) const;
   double fraction(const std::string& key) const;

@@ -41,36 +41,7 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
         continue;
       }
       uint64_t offset = rec.offset, bytes = rec.bytes;
-      if (rec.op != TraceOp::Flush) {
-        if (offset < cfg_.offset) {
-          if (!cfg_.wrap)
-            throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
-                                     "address below trace.offset");
-          offset += capacity_;  // wrap backwards into the drive
-          ++remapped_;
-        }
-        offset -= cfg_.offset;
-        if (rec.op == TraceOp::Discard && rec.bytes > capacity_ && cfg_.wrap) {
-          // A discard of more than the simulated drive (fstrim of a larger
-          // device) trims the whole drive.
-          offset = 0;
-          bytes = capacity_ / 512 * 512;
-          ++remapped_;
-        } else if (rec.bytes > capacity_)
-          throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
-                                   "request of " + std::to_string(rec.bytes) + " bytes is larger than the drive");
-        if (offset + bytes > capacity_) {
-          if (!cfg_.wrap)
-            throw traces::TraceError(std::string(rec.source), "record " + std::to_string(rec.position),
-                                     "address " + std::to_string(offset) + " + " + std::to_string(bytes) +
-                                         " is beyond the drive's capacity of " + std::to_string(capacity_) +
-                                         " bytes (trace.beyond=error)");
-          // Wrap modulo the capacity, keeping sector alignment and the request whole.
-          offset = (offset % capacity_) / 512 * 512;
-          if (offset + bytes > capacity_) offset = (capacity_ - bytes) / 512 * 512;
-          ++remapped_;
-        }
-      }
+      if (rec.op != TraceOp::Flush) place(rec, offset, bytes);
       req.id = replayed_++;
       req.op = rec.op == TraceOp::Read    ? ssdtlm::HostOp::Read
                : rec.op == TraceOp::Write ? ssdtlm::HostOp::Write
@@ -80,6 +51,10 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
       req.bytes = rec.op == TraceOp::Flush ? 0 : bytes;
       req.timed = cfg_.timed;
       const double t = double(rec.time_ns - window_start_ns_) / cfg_.speed;
+      if (cfg_.timed && t > Host::kTimeLimitSeconds * 1e9)
+        throw traces::TraceError(std::string(rec.source), where(rec),
+                                 "arrival " + std::to_string(t / 1e9) + " s after the start (after trace.speed) is " +
+                                     "beyond the simulated time a run can reach");
       req.arrival = sc_core::sc_time(t, sc_core::SC_NS);
       return true;
     }
@@ -87,6 +62,45 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
     error_ = e.what();
   }
   return false;
+}
+
+std::string TraceSource::where(const traces::TraceRecord& rec) const {
+  // Binary formats locate a record by byte offset, text formats by line.
+  return format_ == "blktrace" ? "byte offset " + std::to_string(rec.position) : "line " + std::to_string(rec.position);
+}
+
+void TraceSource::place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes) {
+  // Every comparison is written so that nothing can wrap: trace offsets may
+  // be anywhere up to 2^64 - 1.
+  const auto fail = [&](const std::string& what) { throw traces::TraceError(std::string(rec.source), where(rec), what); };
+  bool remapped = false;
+  if (offset >= cfg_.offset) {
+    offset -= cfg_.offset;
+  } else {
+    if (!cfg_.wrap) fail("address below trace.offset");
+    const uint64_t back = (cfg_.offset - offset) % capacity_;  // wrap backwards into the drive
+    offset = back ? capacity_ - back : 0;
+    remapped = true;
+  }
+  if (rec.op == TraceOp::Discard && bytes > capacity_ && cfg_.wrap) {
+    // A discard of more than the simulated drive (fstrim of a larger
+    // device) trims the whole drive.
+    offset = 0;
+    bytes = capacity_ / 512 * 512;
+    remapped = true;
+  } else if (bytes > capacity_) {
+    fail("request of " + std::to_string(bytes) + " bytes is larger than the drive");
+  }
+  if (offset > capacity_ - bytes) {
+    if (!cfg_.wrap)
+      fail("address " + std::to_string(offset) + " + " + std::to_string(bytes) + " is beyond the drive's capacity of " +
+           std::to_string(capacity_) + " bytes (trace.beyond=error)");
+    // Wrap modulo the capacity, keeping sector alignment and the request whole.
+    offset = (offset % capacity_) / 512 * 512;
+    if (offset > capacity_ - bytes) offset = (capacity_ - bytes) / 512 * 512;
+    remapped = true;
+  }
+  if (remapped) ++remapped_;  // a record counts once, however it was moved
 }
 
 void TraceSource::check() const {
@@ -108,6 +122,7 @@ nlohmann::json TraceSource::accounting() const {
           {"filtered", [&] { uint64_t n = 0; for (auto& [k, v] : filtered_) n += v; return n; }()},
           {"filtered_by", filtered_},  {"remapped", remapped_},
           {"skipped_bad", skipped},    {"skipped_by", rs.skipped},
+          {"resync_bytes", rs.resync_bytes},
           {"ignored_events", rs.ignored}};
 }
 
@@ -156,9 +171,13 @@ void ReplayRun::run() {
   }
   try {
     if (latency_log_) latency_log_->close();
-    if (timeseries_) timeseries_->close();
   } catch (const std::runtime_error& e) {
-    throw OptionError(e.what());
+    throw opts_.error("latency-log", e.what());
+  }
+  try {
+    if (timeseries_) timeseries_->close(ssdtlm::to_ns(sim_.host().last_completion()));
+  } catch (const std::runtime_error& e) {
+    throw opts_.error("timeseries", e.what());
   }
 }
 

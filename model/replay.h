@@ -41,6 +41,12 @@ class TraceSource : public IoSource {
   uint64_t capacity_;
   uint64_t window_start_ns_, window_end_ns_;  // trace.start / trace.end (0: none)
   std::string format_;
+  // Map a record's address into the drive (trace.offset, trace.beyond);
+  // throws TraceError where the request cannot be placed.
+  void place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes);
+  // "line N" or "byte offset N" of a record, as its format counts.
+  std::string where(const traces::TraceRecord& rec) const;
+
   std::unique_ptr<traces::TraceReader> reader_;
   std::optional<std::string> error_;
   uint64_t read_ = 0, replayed_ = 0, remapped_ = 0;

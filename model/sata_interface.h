@@ -28,6 +28,7 @@ class SataInterface : public sc_core::sc_module {
   SataInterface(sc_core::sc_module_name name, const SataConfig& cfg);
 
   double utilisation(const sc_time& elapsed) const;
+  sc_time busy_until() const { return link_.busy_until(); }
   uint64_t commands() const { return commands_; }
 
  private:

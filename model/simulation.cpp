@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "model/log.h"
+#include "model/options.h"
 #include "model/workload.h"
 
 namespace ssd {
@@ -30,7 +31,9 @@ uint64_t Simulation::workload_span() const {
 
 void Simulation::run(IoSource* source, uint32_t iodepth) {
   auto t0 = Clock::now();
-  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed);
+  if (cfg_.track_content)
+    shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
+  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed, shadow_.get());
   precondition_s_ = seconds_since(t0);
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
 
@@ -41,7 +44,7 @@ void Simulation::run(IoSource* source, uint32_t iodepth) {
     iodepth = cfg_.workload.iodepth;
   }
   source_ = source;
-  host_ = std::make_unique<Host>("host", *source, iodepth, cfg_.workload.runtime);
+  host_ = std::make_unique<Host>("host", *source, iodepth, cfg_.workload.runtime, shadow_.get());
   host_->socket.bind(drive_->sata.host);
 
   // Progress on stderr, at most every 2 s of wall time, checked every 64k IOs.
@@ -59,12 +62,22 @@ void Simulation::run(IoSource* source, uint32_t iodepth) {
   sc_core::sc_start();
   timed_s_ = seconds_since(t0);
   host_->on_completion(nullptr);
+  if (host_->failure()) std::rethrow_exception(host_->failure());
+  if (host_->stop_reason() == StopReason::TimeLimit)
+    throw OptionError("configuration: the run passed " + std::to_string(uint64_t(Host::kTimeLimitSeconds)) +
+                      " s of simulated time, the most SystemC's 64-bit picosecond clock can hold with room to spare; "
+                      "bound it with workload.number_ios or workload.runtime");
 }
 
 nlohmann::json Simulation::report() const {
   using nlohmann::json;
   const sc_time elapsed = host_->last_completion();
   const double secs = elapsed.to_seconds();
+  // Utilisation is over the whole time the drive was active: write-back
+  // destaging can run past the last host completion (reported as drain).
+  sc_time active = std::max({elapsed, drive_->sata.busy_until(), drive_->controller.cpu().busy_until(),
+                             drive_->dram.busy_until()});
+  for (const auto& ch : drive_->channels) active = std::max(active, ch->busy_until());
   json r;
   const char* names[] = {"read", "write", "trim"};
   for (int op = 0; op < 3; ++op) {
@@ -118,23 +131,26 @@ nlohmann::json Simulation::report() const {
   for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
     const NandChannel& ch = *drive_->channels[c];
     const auto& st = ch.stats();
-    channels.push_back({{"channel", c}, {"utilisation", ch.bus_utilisation(elapsed)},
+    channels.push_back({{"channel", c}, {"utilisation", ch.bus_utilisation(active)},
                         {"reads", st.reads}, {"programs", st.programs}, {"erases", st.erases},
                         {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases}});
     for (uint32_t d = 0; d < ch.dies(); ++d)
-      dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, elapsed)}});
+      dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)}});
   }
   dev["channels"] = channels;
   dev["dies"] = dies;
-  dev["sata"] = {{"utilisation", drive_->sata.utilisation(elapsed)}, {"commands", drive_->sata.commands()}};
+  dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)}, {"commands", drive_->sata.commands()}};
   const ControllerCpu& cpu = ctl.cpu();
-  dev["cpu"] = {{"utilisation", cpu.utilisation(elapsed)}, {"cycles", cpu.cycles_run()}};
-  dev["dram"] = {{"utilisation", drive_->dram.utilisation(elapsed)},
+  dev["cpu"] = {{"utilisation", cpu.utilisation(active)}, {"cycles", cpu.cycles_run()}};
+  dev["dram"] = {{"utilisation", drive_->dram.utilisation(active)},
                  {"bytes", drive_->dram.bytes_moved()},
                  {"map_bytes", ctl.ftl().map_bytes()},
                  {"write_cache_bytes", ctl.write_cache().capacity() * g.page_size},
                  {"write_cache_read_hits", ctl.write_cache().hits()}};
   dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
+  dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);
+  dev["stop_reason"] = to_string(host_->stop_reason());
+  if (shadow_) dev["content_check"] = {{"pages_checked", shadow_->pages_checked()}};
   dev["wall_clock_s"] = {{"precondition", precondition_s_}, {"timed", timed_s_}};
   dev["host_errors"] = host_->errors();
   r["device"] = dev;

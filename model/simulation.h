@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/config.h"
+#include "model/content_shadow.h"
 #include "model/host.h"
 #include "model/io_source.h"
 #include "model/ssd_drive.h"
@@ -27,6 +28,9 @@ class Simulation {
 
   // Precondition, then run `source` (the configured synthetic workload if
   // null) with `iodepth` NCQ slots until it is exhausted or the runtime ends.
+  // Rethrows what stopped the run early (a firmware error, a failed content
+  // check: exit 3); throws OptionError when the run would outgrow SystemC's
+  // time range (exit 2).
   void run(IoSource* source = nullptr, uint32_t iodepth = 0);
   // Called for every completed IO (latency logs, time series).
   void on_completion(std::function<void(const IoCompletion&)> f) { observers_.push_back(std::move(f)); }
@@ -41,6 +45,7 @@ class Simulation {
   SimConfig cfg_;
   std::unique_ptr<SsdDrive> drive_;
   std::unique_ptr<IoSource> synthetic_;
+  std::unique_ptr<ContentShadow> shadow_;  // check.content only
   std::unique_ptr<Host> host_;
   IoSource* source_ = nullptr;
   std::vector<std::function<void(const IoCompletion&)>> observers_;

@@ -9,7 +9,7 @@ void WriteCache::release_until(const sc_time& t) {
     auto [release, lpn] = slots_.top();
     slots_.pop();
     auto it = resident_.find(lpn);
-    if (it != resident_.end() && it->second == release) resident_.erase(it);
+    if (it != resident_.end() && it->second.release == release) resident_.erase(it);
   }
 }
 
@@ -23,16 +23,16 @@ sc_time WriteCache::admit(const sc_time& at) {
   return std::max(at, t);
 }
 
-void WriteCache::insert(uint32_t lpn, const sc_time& release) {
+void WriteCache::insert(uint32_t lpn, const sc_time& release, uint64_t tag) {
   if (held_) --held_;
   slots_.push({release, lpn});
-  resident_[lpn] = release;
+  resident_[lpn] = {release, tag};
   drained_ = std::max(drained_, release);
 }
 
-bool WriteCache::holds(uint32_t lpn, const sc_time& now) const {
+const WriteCache::Entry* WriteCache::holds(uint32_t lpn, const sc_time& now) const {
   auto it = resident_.find(lpn);
-  return it != resident_.end() && it->second > now;
+  return it != resident_.end() && it->second.release > now ? &it->second : nullptr;
 }
 
 }  // namespace ssd

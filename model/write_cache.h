@@ -26,13 +26,18 @@ class WriteCache {
   // Earliest time >= at that a slot is free; the slot is then held (its
   // release time not yet known) until the matching insert().
   sc_time admit(const sc_time& at);
-  // The held slot holds page `lpn` until `release` (its program completes).
-  void insert(uint32_t lpn, const sc_time& release);
+  // The held slot holds page `lpn` (its data tagged `tag`, for content
+  // checks) until `release` (its program completes).
+  void insert(uint32_t lpn, const sc_time& release, uint64_t tag = 0);
   // TRIM: the cached copy no longer answers reads (its slot stays held
   // until its destage completes).
   void forget(uint32_t lpn) { resident_.erase(lpn); }
-  // True if the newest copy of `lpn` is still in DRAM at `now`.
-  bool holds(uint32_t lpn, const sc_time& now) const;
+  struct Entry {
+    sc_time release;  // when its destage completes
+    uint64_t tag;     // the data's tag
+  };
+  // The newest copy of `lpn` if it is still in DRAM at `now`, else null.
+  const Entry* holds(uint32_t lpn, const sc_time& now) const;
   // When everything written so far is on flash (FLUSH CACHE waits for it).
   const sc_time& drained_at() const { return drained_; }
   uint64_t hits() const { return hits_; }
@@ -44,7 +49,7 @@ class WriteCache {
   using Slot = std::pair<sc_time, uint32_t>;  // release time, lpn
   uint64_t capacity_;
   std::priority_queue<Slot, std::vector<Slot>, std::greater<Slot>> slots_;
-  std::unordered_map<uint32_t, sc_time> resident_;  // lpn -> release of its newest copy
+  std::unordered_map<uint32_t, Entry> resident_;  // lpn -> its newest copy
   uint64_t held_ = 0;  // admitted, not yet inserted
   sc_time drained_;
   uint64_t hits_ = 0;

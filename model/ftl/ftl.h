@@ -56,6 +56,7 @@ struct FtlParams {
   FlashGeometry geometry;
   double over_provisioning = 0.07;  // spare flash as a fraction of user capacity
   uint32_t gc_threshold = 2;        // GC runs when a die has fewer free blocks than this
+  uint32_t map_entry_bytes = 4;     // one mapping-table entry in DRAM
   FtlCycleCosts cycles;
 };
 

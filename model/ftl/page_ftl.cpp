@@ -24,6 +24,13 @@ PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
                                 " spare blocks per die, the page FTL needs at least gc threshold + 2 = " +
                                 std::to_string(p.gc_threshold + 2));
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
+  // A die takes host data only while it holds fewer valid pages than its
+  // blocks less the GC threshold and two blocks (the open GC block and one
+  // to fill): then, whenever it is at the watermark, some closed block has
+  // an invalid page, so GC can always free a block and never runs dry.
+  // The spare-area rule above makes the dies' caps hold every user page.
+  die_cap_ = (uint64_t(geo_.blocks_per_die()) - p.gc_threshold - 2) * geo_.pages_per_block;
+  die_valid_.assign(geo_.dies(), 0);
   l2p_.assign(user_pages_, kNone);
   p2l_.assign(geo_.pages(), kNone);
   valid_.assign(geo_.blocks(), 0);
@@ -56,7 +63,7 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
 
   // Round-robin over dies, skipping a die that is full of valid data.
   uint32_t die = die_cursor_;
-  for (uint32_t tries = 0; !can_allocate(die); ++tries) {
+  for (uint32_t tries = 0; die_valid_[die] >= die_cap_; ++tries) {
     if (tries == geo_.dies()) throw std::logic_error("page FTL: no die can accept a write (drive full)");
     die = (die + 1) % geo_.dies();
   }
@@ -71,6 +78,7 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   p2l_[ppn.v] = lpn.v;
   l2p_[lpn.v] = ppn.v;
   ++valid_[block];
+  ++die_valid_[die];
   ++stats_.host_pages_written;
   ++stats_.flash_pages_written;
   // The host page waits for any GC this write triggered (foreground GC).
@@ -89,25 +97,17 @@ void PageFtl::trim(Lpn lpn, FtlWork& work) {
   ++stats_.trimmed_pages;
 }
 
-bool PageFtl::can_allocate(uint32_t die) const {
-  const Die& d = dies_[die];
-  if (d.host.block != kNone && d.host.next_page < geo_.pages_per_block) return true;
-  if (d.free_blocks.size() > params_.gc_threshold || d.victim != kNone) return true;
-  // Low on free blocks: writable only if GC can reclaim something.
-  for (uint32_t v = 0; v < geo_.pages_per_block; ++v)
-    if (d.bucket_head[v] != kNone) return true;
-  return false;
-}
-
 Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page) {
   Die& d = dies_[die];
   WritePoint& wp = for_gc ? d.gc : d.host;
   if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
     if (wp.block != kNone) close_block(wp.block);
     // Host data never takes the last blocks: below the watermark GC runs to
-    // completion first. GC itself draws on that reserve.
+    // completion first, and at least one block always stays for GC, which
+    // draws on that reserve (it opens at most one block per victim, and the
+    // victim's own block comes back before it needs another).
     if (!for_gc)
-      while (d.free_blocks.size() < params_.gc_threshold && collect(die, true, work)) {
+      while ((d.free_blocks.size() < params_.gc_threshold || d.free_blocks.size() < 2) && collect(die, true, work)) {
       }
     if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
     wp.block = d.free_blocks.front();
@@ -181,6 +181,7 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
 void PageFtl::invalidate(uint32_t ppn) {
   p2l_[ppn] = kNone;
   const uint32_t b = ppn / geo_.pages_per_block;
+  --die_valid_[b / geo_.blocks_per_die()];
   if (state_[b] == BlockState::Closed) {  // re-file it under its new valid count
     bucket_remove(b);
     --valid_[b];
@@ -222,6 +223,12 @@ void PageFtl::check_consistency() const {
     if (!media_.is_programmed(Ppn(p))) fail("LPN " + std::to_string(l) + " maps to an erased page");
     ++count[p / geo_.pages_per_block];
   }
+  std::vector<uint64_t> per_die(geo_.dies(), 0);
+  for (uint32_t b = 0; b < geo_.blocks(); ++b) per_die[b / geo_.blocks_per_die()] += count[b];
+  for (uint32_t d = 0; d < geo_.dies(); ++d)
+    if (per_die[d] != die_valid_[d] || die_valid_[d] > die_cap_)
+      fail("die " + std::to_string(d) + " valid pages " + std::to_string(die_valid_[d]) + ", mapped " +
+           std::to_string(per_die[d]) + ", cap " + std::to_string(die_cap_));
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
     if (count[b] != valid_[b]) fail("block " + std::to_string(b) + " valid count " + std::to_string(valid_[b]) +
                                     ", mapped pages " + std::to_string(count[b]));

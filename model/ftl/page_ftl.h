@@ -29,7 +29,7 @@ class PageFtl : public Ftl {
   void trim(Lpn lpn, FtlWork& work) override;
   Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
   const FtlStats& stats() const override { return stats_; }
-  uint64_t map_bytes() const override { return user_pages_ * sizeof(uint32_t); }
+  uint64_t map_bytes() const override { return user_pages_ * params_.map_entry_bytes; }
   void check_consistency() const override;
   void prefetch(Lpn lpn, int stage) const override {
     if (stage == 0) return __builtin_prefetch(&l2p_[lpn.v]);
@@ -63,7 +63,6 @@ class PageFtl : public Ftl {
   void close_block(uint32_t block);
   void bucket_insert(uint32_t block);
   void bucket_remove(uint32_t block);
-  bool can_allocate(uint32_t die) const;
 
   FtlParams params_;
   FlashGeometry geo_;
@@ -75,6 +74,8 @@ class PageFtl : public Ftl {
   std::vector<BlockState> state_;
   std::vector<uint32_t> bnext_, bprev_;  // bucket lists
   std::vector<Die> dies_;
+  std::vector<uint64_t> die_valid_;  // valid pages per die
+  uint64_t die_cap_ = 0;             // most valid pages a die may hold (see constructor)
   uint32_t die_cursor_ = 0;
   FtlStats stats_;
 };

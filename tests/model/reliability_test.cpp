@@ -2,6 +2,7 @@
 // and the FLUSH / time-series findings): each runs the report's minimal
 // command against the binary and asserts the behaviour the report expects.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -277,6 +278,46 @@ TEST(Reliability, FlushDrainsTheQueueAndHoldsItUntilDone) {
     if (id < flush_id) EXPECT_LE(std::stoull(rows[i][6]), flush_start) << "row " << i;
     if (id > flush_id) EXPECT_GE(std::stoull(rows[i][5]), flush_done) << "row " << i;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The README's consistency recipe (configs/workloads/steady-state-4k-qd32.ini
+// with --timeseries) shows what docs/architecture.md promises: the
+// fresh-out-of-box plateau, the drop when the spare runs out, the steady state.
+TEST(ConsistencyRecipe, ShowsPlateauDropAndSteadyState) {
+  const std::string ts = tmp("consistency.csv");
+  // The default drive (8 ch x 4 dies, tPROG 900 us, 40 MB/s, 4 KiB pages,
+  // 7 % spare, GC at 2 free blocks) with 128 blocks per plane.
+  const Result r = run("--config " + std::string(SSDSIM_SOURCE_DIR) +
+                       "/configs/workloads/steady-state-4k-qd32.ini --nand.blocks_per_plane=128 "
+                       "--workload.runtime=8s --timeseries.interval=250ms --timeseries " + ts);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rows = read_csv(ts);
+  ASSERT_GE(rows.size(), 32u);
+  std::vector<double> iops;
+  for (size_t i = 1; i + 1 < rows.size(); ++i) iops.push_back(std::stod(rows[i][5]));  // full intervals only
+  // Plateau: every die programming back to back, one page each tPROG + its transfer.
+  const double dies = 32, page_time = 900e-6 + 4096 / 40e6, plateau = dies / page_time;
+  for (size_t i = 0; i < 6; ++i) EXPECT_NEAR(iops[i], plateau, 0.05 * plateau) << "interval " << i;
+  // The drop: the plateau lasts until the fresh pages after the fill are used,
+  // less the GC threshold's 2 blocks per die.
+  const double raw = 8.0 * 4 * 2 * 128 * 128, user = std::floor(raw / 1.07);
+  const double fresh_pages = raw - user - dies * 2 * 128;
+  double written = 0;
+  size_t drop = 0;
+  while (drop < iops.size() && iops[drop] > plateau / 2) written += iops[drop++] * 0.25;
+  ASSERT_LT(drop, iops.size()) << "no drop";
+  written += iops[drop] * 0.25;  // the interval in which it happened
+  EXPECT_NEAR(written, fresh_pages, 0.1 * fresh_pages);
+  // Steady state: the last 4 s flat within 15 % of their mean, far below the plateau.
+  double mean = 0;
+  const size_t from = iops.size() - 16;
+  for (size_t i = from; i < iops.size(); ++i) mean += iops[i] / 16;
+  EXPECT_LT(mean, plateau / 5);
+  for (size_t i = from; i < iops.size(); ++i) EXPECT_NEAR(iops[i], mean, 0.15 * mean) << "interval " << i;
 }
 
 }  // namespace

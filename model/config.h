@@ -20,6 +20,23 @@ struct NandConfig {
   sc_time t_prog = sc_time(900, sc_core::SC_US);   // page program (tPROG)
   sc_time t_erase = sc_time(2, sc_core::SC_MS);    // block erase (tBERS)
   double channel_rate = 40e6;                      // bytes/s on one channel bus
+  // MLC fast and slow pages: with `lsb_msb`, even pages of a block are LSB
+  // (fast) and odd pages MSB (slow), each with its own times (zero: the
+  // uniform t_read / t_prog).
+  bool lsb_msb = false;
+  sc_time t_prog_lsb, t_prog_msb, t_read_lsb, t_read_msb;
+  bool partial_read = false;  // a host read of part of a page moves only its sectors over the bus
+  bool copyback = false;      // GC moves within a die keep the data in the die (no bus transfer)
+  sc_time program_time(uint32_t page) const {
+    if (!lsb_msb) return t_prog;
+    const sc_time& t = page % 2 == 0 ? t_prog_lsb : t_prog_msb;
+    return t == sc_core::SC_ZERO_TIME ? t_prog : t;
+  }
+  sc_time read_time(uint32_t page) const {
+    if (!lsb_msb) return t_read;
+    const sc_time& t = page % 2 == 0 ? t_read_lsb : t_read_msb;
+    return t == sc_core::SC_ZERO_TIME ? t_read : t;
+  }
 };
 
 struct DramConfig {

@@ -109,7 +109,8 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       cmd.ready.clear();
       cmd.content.clear();
       for (uint64_t l = first; l <= last; ++l) {
-        const sc_time r = read_page(uint32_t(l), t, cfg_.track_content ? &cmd.content : nullptr);
+        const uint64_t from = std::max(cmd.offset, l * page), to = std::min(cmd.offset + cmd.bytes, (l + 1) * page);
+        const sc_time r = read_page(uint32_t(l), uint32_t(to - from), t, cfg_.track_content ? &cmd.content : nullptr);
         cmd.ready.push_back({std::min(cmd.bytes, (l + 1) * page - cmd.offset), r});
         done = std::max(done, r);
       }
@@ -142,8 +143,11 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-sc_time Controller::read_page(uint32_t lpn, const sc_time& at, std::vector<ssdtlm::PageData>* content) {
-  const uint32_t page = cfg_.nand.geometry.page_size;
+sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
+                              std::vector<ssdtlm::PageData>* content) {
+  // With partial reads, only the sectors the host asked for cross the bus
+  // and the DRAM port (the array still reads the whole page).
+  const uint32_t page = cfg_.nand.partial_read ? (bytes + 511) / 512 * 512 : cfg_.nand.geometry.page_size;
   if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
     cache_.count_hit();
     if (content) content->push_back({lpn, hit->tag});
@@ -154,7 +158,10 @@ sc_time Controller::read_page(uint32_t lpn, const sc_time& at, std::vector<ssdtl
   if (content) content->push_back(page_data(work_));
   const sc_time issued = charge(work_, at);
   if (work_.ops.empty()) return issued;  // unmapped: zeros, no flash access
-  return dram_access(page, run_flash(work_, issued));
+  host_read_bytes_ = page;
+  const sc_time flash_done = run_flash(work_, issued);
+  host_read_bytes_ = 0;
+  return dram_access(page, flash_done);
 }
 
 ssdtlm::PageData Controller::page_data(const ftl::FtlWork& work) const {
@@ -225,25 +232,38 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
   static thread_local std::vector<sc_time> done;
   done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
   sc_time all = issued;
+  const FlashGeometry& g = cfg_.nand.geometry;
   for (size_t i = 0; i < work.ops.size(); ++i) {
     const ftl::FlashOp& op = work.ops[i];
     sc_time start = issued;
     if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
     if (op.barrier) start = all;
-    done[i] = flash_op(op, start);
+    uint32_t bytes = op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size;
+    if (op.kind == ftl::FlashOp::Kind::Read && !op.gc && host_read_bytes_) bytes = host_read_bytes_;
+    // Copyback: a GC read whose program (the next op, ordered after it) is on
+    // the same die, and that program, move no data over the bus.
+    if (cfg_.nand.copyback && op.gc) {
+      const bool read_pair = op.kind == ftl::FlashOp::Kind::Read && i + 1 < work.ops.size() &&
+                             work.ops[i + 1].after == int32_t(i) && g.die_of(work.ops[i + 1].ppn) == g.die_of(op.ppn);
+      const bool program_pair = op.kind == ftl::FlashOp::Kind::Program && op.after >= 0 &&
+                                g.die_of(work.ops[size_t(op.after)].ppn) == g.die_of(op.ppn);
+      if (read_pair || program_pair) bytes = 0;
+    }
+    done[i] = flash_op(op, bytes, start);
     all = std::max(all, done[i]);
   }
   return all;
 }
 
-sc_time Controller::flash_op(const ftl::FlashOp& op, const sc_time& at) {
+sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at) {
   const FlashGeometry& g = cfg_.nand.geometry;
   const DieId die = g.die_of(op.ppn);
   flash_cmd_.kind = op.kind == ftl::FlashOp::Kind::Read      ? ssdtlm::FlashOpKind::Read
                     : op.kind == ftl::FlashOp::Kind::Program ? ssdtlm::FlashOpKind::Program
                                                              : ssdtlm::FlashOpKind::Erase;
   flash_cmd_.die = g.die_in_channel(die);
-  flash_cmd_.bytes = op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size;
+  flash_cmd_.page = g.page_in_block(op.ppn);
+  flash_cmd_.bytes = bytes;
   flash_cmd_.gc = op.gc;
   const sc_time now = sc_core::sc_time_stamp();
   sc_time delay = at - now;

@@ -54,7 +54,8 @@ class Controller : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
   // Read one page from `at`; with `content`, append what the page held.
-  sc_time read_page(uint32_t lpn, const sc_time& at, std::vector<ssdtlm::PageData>* content);
+  // `bytes`: how much of the page the host wants (nand.partial_read).
+  sc_time read_page(uint32_t lpn, uint32_t bytes, const sc_time& at, std::vector<ssdtlm::PageData>* content);
   // What the page read in `work` held (content checks).
   ssdtlm::PageData page_data(const ftl::FtlWork& work) const;
   // Write one page through the FTL from `at` (after a read-modify-write read
@@ -66,7 +67,8 @@ class Controller : public sc_core::sc_module {
   // Schedule an FTL's flash ops (honouring their order) from `at`; returns
   // when the last completes.
   sc_time run_flash(const ftl::FtlWork& work, const sc_time& at);
-  sc_time flash_op(const ftl::FlashOp& op, const sc_time& at);
+  // `bytes`: what crosses the channel bus (a page, part of one, or 0).
+  sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at);
   sc_time dram_access(uint32_t bytes, const sc_time& at);
   // CPU time for the FTL's cycles, then its mapping-table traffic in DRAM.
   sc_time charge(const ftl::FtlWork& work, const sc_time& at);
@@ -82,6 +84,8 @@ class Controller : public sc_core::sc_module {
   // Reused payloads: b_transport calls never wait, so one of each suffices.
   tlm::tlm_generic_payload flash_trans_, dram_trans_;
   ssdtlm::FlashCommand flash_cmd_;
+  // Bytes the host read in flight needs from its page (nand.partial_read); 0: the page.
+  uint32_t host_read_bytes_ = 0;
   ssdtlm::DramAccess dram_cmd_;
 };
 

@@ -25,8 +25,11 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time before, after;
   const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
   switch (cmd->kind) {
-    case FlashOpKind::Read: before = cfg_.t_read; ++(cmd->gc ? stats_.gc_reads : stats_.reads); break;
-    case FlashOpKind::Program: after = cfg_.t_prog; ++(cmd->gc ? stats_.gc_programs : stats_.programs); break;
+    case FlashOpKind::Read: before = cfg_.read_time(cmd->page); ++(cmd->gc ? stats_.gc_reads : stats_.reads); break;
+    case FlashOpKind::Program:
+      after = cfg_.program_time(cmd->page);
+      ++(cmd->gc ? stats_.gc_programs : stats_.programs);
+      break;
     case FlashOpKind::Erase: after = cfg_.t_erase; ++(cmd->gc ? stats_.gc_erases : stats_.erases); break;
   }
   // The die is held from the start of its array step until the end of the

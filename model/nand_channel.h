@@ -1,6 +1,7 @@
 #pragma once
 // One NAND channel: an 8-bit bus at `nand.channel_rate` shared by the dies on
-// it. Each die is busy for its whole array operation (tR / tPROG / tBERS plus
+// it. Each die is busy for its whole array operation (tR / tPROG / tBERS, per
+// page type on MLC with fast LSB and slow MSB pages, plus
 // the transfer that feeds or drains its page register); the bus is busy only
 // while data moves. A die in tPROG therefore leaves the bus to its
 // neighbours, and interleaving and channel contention come out of the two
@@ -30,6 +31,8 @@ class NandChannel : public sc_core::sc_module {
   const Stats& stats() const { return stats_; }
   double bus_utilisation(const sc_time& elapsed) const;
   double die_utilisation(uint32_t die, const sc_time& elapsed) const;
+  const sc_time& bus_busy() const { return bus_.busy(); }
+  const sc_time& die_busy(uint32_t die) const { return dies_.at(die).busy(); }
   // When the last bus or die work booked so far ends.
   sc_time busy_until() const;
   uint32_t dies() const { return static_cast<uint32_t>(dies_.size()); }

@@ -30,6 +30,13 @@ const std::vector<OptionSpec>& option_specs() {
     {"nand.t_prog",            "900us",  "time",  "tPROG: page program (MLC 900us, SLC 250us)"},
     {"nand.t_erase",           "2ms",    "time",  "tBERS: block erase"},
     {"nand.channel_rate",      "40MB/s", "rate",  "channel bus transfer rate (ONFI 1.0 async 25 ns cycle: 40MB/s)"},
+    {"nand.page_types",        "uniform","uniform|lsb-msb", "uniform: every page takes t_read/t_prog; lsb-msb: MLC, even pages of a block LSB (fast), odd MSB (slow)"},
+    {"nand.t_prog_lsb",        "0",      "time",  "lsb-msb: program time of an LSB page; 0 = nand.t_prog"},
+    {"nand.t_prog_msb",        "0",      "time",  "lsb-msb: program time of an MSB page; 0 = nand.t_prog"},
+    {"nand.t_read_lsb",        "0",      "time",  "lsb-msb: read time of an LSB page; 0 = nand.t_read"},
+    {"nand.t_read_msb",        "0",      "time",  "lsb-msb: read time of an MSB page; 0 = nand.t_read"},
+    {"nand.partial_read",      "false",  "bool",  "a host read of part of a page moves only its sectors over the bus and into DRAM (the array reads the page)"},
+    {"nand.copyback",          "false",  "bool",  "GC moves inside a die use copyback: the page never crosses the bus"},
     {"dram.size",              "64m",    "size",  "DRAM buffer capacity; 0 = DRAM-less controller"},
     {"dram.bandwidth",         "666MB/s","rate",  "DRAM port bandwidth (DDR-333 x 16 bit); data crosses it once per page"},
     {"dram.latency",           "60ns",   "time",  "DRAM access latency (activate + CAS)"},
@@ -346,6 +353,16 @@ void Options::build() {
   c.nand.t_erase = duration("nand.t_erase");
   c.nand.channel_rate = rate("nand.channel_rate");
   check_time("nand.channel_rate", g.page_size / c.nand.channel_rate, kMaxDeviceTime, "one page transfer is ");
+  c.nand.lsb_msb = choice("nand.page_types", {"uniform", "lsb-msb"}) == "lsb-msb";
+  c.nand.t_prog_lsb = duration("nand.t_prog_lsb");
+  c.nand.t_prog_msb = duration("nand.t_prog_msb");
+  c.nand.t_read_lsb = duration("nand.t_read_lsb");
+  c.nand.t_read_msb = duration("nand.t_read_msb");
+  if (!c.nand.lsb_msb)  // a time set for page types that are not in use would be silently ignored
+    for (const char* k : {"nand.t_prog_lsb", "nand.t_prog_msb", "nand.t_read_lsb", "nand.t_read_msb"})
+      if (text(k) != "0") throw error(k, "needs nand.page_types=lsb-msb");
+  c.nand.partial_read = flag("nand.partial_read");
+  c.nand.copyback = flag("nand.copyback");
 
   c.dram.size = size("dram.size");
   c.dram.bandwidth = rate("dram.bandwidth");

@@ -132,10 +132,12 @@ nlohmann::json Simulation::report() const {
     const NandChannel& ch = *drive_->channels[c];
     const auto& st = ch.stats();
     channels.push_back({{"channel", c}, {"utilisation", ch.bus_utilisation(active)},
+                        {"busy_ns", ssdtlm::to_ns(ch.bus_busy())},
                         {"reads", st.reads}, {"programs", st.programs}, {"erases", st.erases},
                         {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases}});
     for (uint32_t d = 0; d < ch.dies(); ++d)
-      dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)}});
+      dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)},
+                      {"busy_ns", ssdtlm::to_ns(ch.die_busy(d))}});
   }
   dev["channels"] = channels;
   dev["dies"] = dies;

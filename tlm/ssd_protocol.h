@@ -59,7 +59,8 @@ enum class FlashOpKind : uint8_t { Read, Program, Erase };
 struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   FlashOpKind kind = FlashOpKind::Read;
   uint32_t die = 0;    // die index within the channel
-  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase)
+  uint32_t page = 0;   // page within its block (MLC page type)
+  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase, or a copyback)
   bool gc = false;     // for statistics: background (GC) or host work
 
   tlm_extension_base* clone() const override { return new FlashCommand(*this); }

@@ -7,20 +7,27 @@ namespace ssd {
 using ssdtlm::HostCommand;
 
 Host::Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime)
-    : sc_module(name), socket("socket"), source_(source), runtime_(runtime) {
-  for (uint32_t tag = 0; tag < iodepth; ++tag)
-    sc_core::sc_spawn([this, tag] { slot(tag); }, ("ncq_slot_" + std::to_string(tag)).c_str());
+    : Host(name, std::vector<HostStream>{HostStream{&source, iodepth, runtime}}) {}
+
+Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams)
+    : sc_module(name), socket("socket"), streams_(streams) {
+  uint32_t tag = 0;
+  for (uint32_t s = 0; s < streams_.size(); ++s)
+    for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++tag)
+      sc_core::sc_spawn([this, tag, s] { slot(tag, s); }, ("ncq_slot_" + std::to_string(tag)).c_str());
 }
 
-void Host::slot(uint32_t tag) {
+void Host::slot(uint32_t tag, uint32_t stream) {
+  IoSource& source = *streams_[stream].source;
+  const sc_time runtime = streams_[stream].runtime;
   tlm::tlm_generic_payload trans;
   HostCommand cmd;
   trans.set_extension(&cmd);
   HostRequest req;
   for (;;) {
     sc_time now = sc_core::sc_time_stamp();
-    if (runtime_ != sc_core::SC_ZERO_TIME && now >= runtime_) break;
-    if (!source_.next(req, now)) break;
+    if (runtime != sc_core::SC_ZERO_TIME && now >= runtime) break;
+    if (!source.next(req, now)) break;
     const sc_time arrival = req.timed ? req.arrival : now;
     if (arrival > now) {
       sc_core::wait(arrival - now);
@@ -49,7 +56,7 @@ void Host::slot(uint32_t tag) {
     s.clat.add(ssdtlm::to_ns(done - now));
     s.slat.add(ssdtlm::to_ns(now - arrival));
     s.bytes += req.bytes;
-    if (observer_) observer_(IoCompletion{req, arrival, now, done});
+    if (observer_) observer_(IoCompletion{req, arrival, now, done, stream});
   }
   trans.clear_extension(&cmd);
 }

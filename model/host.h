@@ -4,6 +4,8 @@
 // arrival time if it has one, sends the command down the SATA socket and
 // waits for the completion. A request that arrives while every slot is busy
 // waits in the host queue; that wait is reported apart from device time.
+// Several streams (fio jobs) may share the drive: each has its own source and
+// its own slots, and its completions carry the stream's index.
 
 #include <systemc>
 #include <tlm>
@@ -11,6 +13,7 @@
 
 #include <array>
 #include <functional>
+#include <vector>
 
 #include "model/io_source.h"
 #include "model/latency_stats.h"
@@ -24,12 +27,21 @@ struct OpStats {
   uint64_t bytes = 0;
 };
 
+// One stream of requests: its source, its NCQ slots and when it stops.
+struct HostStream {
+  IoSource* source = nullptr;
+  uint32_t iodepth = 1;
+  sc_time runtime = sc_core::SC_ZERO_TIME;  // stop issuing at this simulated time (zero: no limit)
+};
+
 class Host : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Host> socket;
 
   // `runtime`: stop issuing at this simulated time (zero: no limit).
   Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime);
+  // Streams share the drive; NCQ tags are numbered across them in order.
+  Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams);
 
   void on_completion(std::function<void(const IoCompletion&)> f) { observer_ = std::move(f); }
   const OpStats& stats(ssdtlm::HostOp op) const { return stats_[size_t(op)]; }
@@ -39,10 +51,9 @@ class Host : public sc_core::sc_module {
   uint64_t errors() const { return errors_; }
 
  private:
-  void slot(uint32_t tag);
+  void slot(uint32_t tag, uint32_t stream);
 
-  IoSource& source_;
-  sc_time runtime_;
+  std::vector<HostStream> streams_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;
   sc_time last_completion_ = sc_core::SC_ZERO_TIME;

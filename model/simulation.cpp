@@ -29,19 +29,29 @@ uint64_t Simulation::workload_span() const {
 }
 
 void Simulation::run(IoSource* source, uint32_t iodepth) {
-  auto t0 = Clock::now();
-  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed);
-  precondition_s_ = seconds_since(t0);
-  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
-
   if (!source) {
     const uint64_t seed = cfg_.workload.randseed ? cfg_.workload.randseed : cfg_.seed;
     synthetic_ = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
     source = synthetic_.get();
     iodepth = cfg_.workload.iodepth;
   }
-  source_ = source;
-  host_ = std::make_unique<Host>("host", *source, iodepth, cfg_.workload.runtime);
+  run(std::vector<HostStream>{HostStream{source, iodepth, cfg_.workload.runtime}});
+}
+
+std::string Simulation::workload_description() const {
+  std::string d;
+  for (const HostStream& s : streams_) d += (d.empty() ? "" : "; ") + s.source->describe();
+  return d;
+}
+
+void Simulation::run(const std::vector<HostStream>& streams) {
+  auto t0 = Clock::now();
+  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed);
+  precondition_s_ = seconds_since(t0);
+  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
+
+  streams_ = streams;
+  host_ = std::make_unique<Host>("host", streams);
   host_->socket.bind(drive_->sata.host);
 
   // Progress on stderr, at most every 2 s of wall time, checked every 64k IOs.

@@ -452,10 +452,10 @@ std::string Options::help_text() {
     if (head.size() < 40) head.resize(40, ' ');
     out << head << " " << s.help << " (default: " << (s.fallback.empty() ? "none" : s.fallback) << ")\n";
   }
-  out << "\n" << fio_job_help();
   out << "\nUnits: sizes B, k, m, g, t (powers of 1024); times ns, us, ms, s; rates B/s, KB/s, MB/s, GB/s\n"
          "(powers of 1000) or KiB/s, MiB/s, GiB/s; clocks Hz, kHz, MHz, GHz. A size or time without a unit is an\n"
          "error (except 0).\n";
+  out << "\n" << fio_job_help();
   return out.str();
 }
 

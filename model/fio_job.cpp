@@ -90,7 +90,7 @@ const std::set<std::string>& known_unsupported() {
       "thinktime_spin", "thread", "trim_backlog", "trim_percentage", "unified_rw_reporting", "unit_base", "unlink",
       "verify", "verify_fatal", "verify_pattern", "wait_for_previous", "write_bw_log", "write_hist_log",
       "write_iolog", "write_iops_log", "write_lat_log", "zero_buffers", "zonemode", "zonerange", "zonesize",
-      "zoneskip", "dedupe_mode", "compress_percentage", "io_submit_mode", "uid", "gid", "exitall_on_error"};
+      "zoneskip", "dedupe_mode", "io_submit_mode", "uid", "gid", "exitall_on_error"};
   return k;
 }
 
@@ -193,8 +193,6 @@ class ValueParser {
     if (t == "0" || t == "false") return false;
     throw error("expected 0 or 1, got '" + t + "'");
   }
-  const std::string& key() const { return key_; }
-
  private:
   static std::string fmt(double v) {
     char b[32];
@@ -207,15 +205,11 @@ class ValueParser {
   uint64_t capacity_;
 };
 
-// Where each effective option of a job was set, for errors after parsing.
-struct Origin {
-  int line = 0;
-  std::string key;
-};
+// Line of each effective option of a job, for errors found after parsing.
+using Lines = std::map<std::string, int>;
 
-void apply(FioJob& j, const std::string& key, const std::string& v, const ValueParser& p,
-           std::map<std::string, Origin>& where, int line) {
-  where[key] = {line, key};
+void apply(FioJob& j, const std::string& key, const std::string& v, const ValueParser& p, Lines& where, int line) {
+  where[key] = line;
   if (key == "name") {
     if (v.empty()) throw p.error("needs a value");
     j.name = v;
@@ -327,16 +321,15 @@ void apply(FioJob& j, const std::string& key, const std::string& v, const ValueP
     p.flag(v);
   } else if (key == "iopsavgtime" || key == "bwavgtime") {
     const sc_core::sc_time t = p.time(v, 1e-3);
-    if (t == sc_core::SC_ZERO_TIME) throw p.error("must be greater than zero");
+    if (t < sc_core::sc_time(1, sc_core::SC_US)) throw p.error("must be at least 1us");
     (key == "iopsavgtime" ? j.iopsavgtime : j.bwavgtime) = t;
   }
 }
 
-void check_job(const FioJob& j, const std::string& path, int section_line, const std::map<std::string, Origin>& where,
-               uint64_t capacity) {
+void check_job(const FioJob& j, const std::string& path, int section_line, const Lines& where, uint64_t capacity) {
   auto err = [&](const std::string& key, const std::string& what) {
     const auto it = where.find(key);
-    return OptionError(path + ": line " + std::to_string(it == where.end() ? section_line : it->second.line) +
+    return OptionError(path + ": line " + std::to_string(it == where.end() ? section_line : it->second) +
                        ": option '" + key + "': " + what + " (job '" + j.name + "')");
   };
   for (const FioBlockSize& b : j.bs)
@@ -367,10 +360,10 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
   struct Pending {
     FioJob job;
     int line = 0;
-    std::map<std::string, Origin> where;
+    Lines where;
   };
   FioOptionList global;                      // [global] options so far, applied to later jobs
-  std::vector<std::pair<int, std::string>> global_lines;
+  std::vector<int> global_lines;             // ... and their lines
   std::vector<Pending> jobs;
   bool in_global = false, in_section = false;
   std::string line;
@@ -390,7 +383,7 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
         // The [global] options so far, then the job's own.
         for (size_t i = 0; i < global.size(); ++i) {
           const auto& [k, v] = global[i];
-          apply(p.job, k, v, ValueParser(path, global_lines[i].first, k, capacity), p.where, global_lines[i].first);
+          apply(p.job, k, v, ValueParser(path, global_lines[i], k, capacity), p.where, global_lines[i]);
         }
         jobs.push_back(std::move(p));
       }
@@ -420,10 +413,10 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
     const ValueParser p(path, n, written, capacity);
     if (in_global) {
       FioJob scratch;  // check the value now, where the error points at [global]
-      std::map<std::string, Origin> w;
+      Lines w;
       apply(scratch, key, value, p, w, n);
       global.emplace_back(key, value);
-      global_lines.emplace_back(n, key);
+      global_lines.push_back(n);
       file.global.emplace_back(written, value);
     } else {
       Pending& j = jobs.back();

@@ -424,7 +424,7 @@ void Options::build() {
   if (!c.output_normal && !c.output_json) throw error("output-format", "needs normal, json or json+");
   c.latency_log_fio = choice("latency-log.format", {"csv", "fio"}) == "fio";
   c.report_avgtime = duration("report.avgtime");
-  if (c.report_avgtime == sc_core::SC_ZERO_TIME) throw error("report.avgtime", "must be greater than zero");
+  if (c.report_avgtime < sc_core::sc_time(1, sc_core::SC_US)) throw error("report.avgtime", "must be at least 1us");
   c.job_file = text("job");
   if (!c.job_file.empty()) {
     if (!r.path.empty()) throw error("job", "cannot be combined with --trace");

@@ -379,6 +379,23 @@ TEST(FioJob, RandomDistributions) {
   EXPECT_NEAR(std::sqrt(var), 0.1 * 16 * (1 << 20), 0.015 * 16 * (1 << 20));
 }
 
+TEST(FioJob, ShippedExampleRunsItsThreeJobs) {
+  const std::string rep = tmp("oltp.json");
+  const Result r = run(kSmall + "--job " + std::string(SSDSIM_SOURCE_DIR) + "/configs/workloads/oltp-mixed.fio "
+                       "--report " + rep);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = read_json(rep);
+  ASSERT_EQ(j["jobs"].size(), 3u);
+  EXPECT_EQ(j["jobs"][0]["jobname"], "data");
+  EXPECT_GT(j["jobs"][0]["read"]["total_ios"].get<uint64_t>(), 2 * j["jobs"][0]["write"]["total_ios"].get<uint64_t>());
+  // fsync=8; ramp_time and the runtime cut may each split one write/flush pair.
+  EXPECT_NEAR(j["jobs"][1]["sync"]["total_ios"].get<double>(), j["jobs"][1]["write"]["total_ios"].get<double>() / 8, 2.0);
+  EXPECT_GT(j["jobs"][1]["sync"]["total_ios"].get<uint64_t>(), 10u);
+  // The scan is paced at rate_iops=200 and the drive keeps up: 200 IOPS over its runtime.
+  EXPECT_NEAR(j["jobs"][2]["read"]["iops"].get<double>(), 200.0, 2.0);
+  EXPECT_EQ(j["global options"]["runtime"], "2s");
+}
+
 void expect_job_error(const std::string& text, const std::string& message) {
   const std::string job = write_file("bad.fio", text);
   const Result r = run(kSmall + "--job " + job);

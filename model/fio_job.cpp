@@ -186,6 +186,8 @@ class ValueParser {
       if (it == scale.end()) throw error("unknown time unit in '" + t + "' (us, ms, s, m, h, d)");
       s = it->second;
     }
+    // SystemC counts picoseconds in 64 bits: keep well inside (11.5 simulated days).
+    if (v * s > 1e6) throw error("'" + t + "' is longer than the 1000000 s ssdsim can simulate");
     return sc_core::sc_time(v * s, sc_core::SC_SEC);
   }
   bool flag(const std::string& t) const {

@@ -45,6 +45,7 @@ TEST(FioJobFile, TimesUseFiosDefaultUnits) {
   EXPECT_EQ(f.jobs[1].iopsavgtime, sc_time(20, sc_core::SC_MS));  // milliseconds by default
   EXPECT_EQ(f.jobs[2].runtime, sc_time(10, sc_core::SC_SEC));
   EXPECT_EQ(f.jobs[2].ramp_time, sc_time(1500, sc_core::SC_US));
+  EXPECT_THROW(parse("[a]\nruntime=365d\n"), ssd::OptionError);  // beyond SystemC's 64-bit picoseconds
 }
 
 TEST(FioJobFile, GlobalAppliesToLaterJobsAndJobsOverride) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "model/fio_job.h"
 #include "model/ftl/ftl.h"
 #include "model/geometry.h"
 
@@ -117,6 +118,13 @@ struct SimConfig {
   sc_time timeseries_interval = sc_time(1, sc_core::SC_SEC);
   std::string log_level = "warn";
   bool track_content = false;      // keep page contents (for checks; costs memory)
+  // fio compatibility
+  std::string job_file;            // --job: fio job file ("" = none)
+  FioJobFile jobs;                 // its jobs, numjobs expanded
+  std::string output;              // --output: what --output-format selects goes here ("" = stdout)
+  bool output_normal = true, output_json = false, output_json_plus = false;
+  bool latency_log_fio = false;    // --latency-log in fio's write_lat_log format instead of CSV
+  sc_time report_avgtime = sc_time(500, sc_core::SC_MS);  // per-interval IOPS/bw samples of jobs[]
 };
 
 }  // namespace ssd

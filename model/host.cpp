@@ -20,9 +20,14 @@ const char* to_string(StopReason r) {
 }
 
 Host::Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime, ContentShadow* shadow)
-    : sc_module(name), socket("socket"), source_(source), runtime_(runtime), shadow_(shadow) {
-  for (uint32_t tag = 0; tag < iodepth; ++tag)
-    sc_core::sc_spawn([this, tag] { slot(tag); }, ("ncq_slot_" + std::to_string(tag)).c_str());
+    : Host(name, std::vector<HostStream>{HostStream{&source, iodepth, runtime}}, shadow) {}
+
+Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow)
+    : sc_module(name), socket("socket"), streams_(streams), shadow_(shadow) {
+  uint32_t tag = 0;
+  for (uint32_t s = 0; s < streams_.size(); ++s)
+    for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++tag)
+      sc_core::sc_spawn([this, tag, s] { slot(tag, s); }, ("ncq_slot_" + std::to_string(tag)).c_str());
 }
 
 void Host::stop(StopReason why) {
@@ -32,7 +37,7 @@ void Host::stop(StopReason why) {
   if (why == StopReason::Error) sc_core::sc_stop();
 }
 
-void Host::slot(uint32_t tag) {
+void Host::slot(uint32_t tag, uint32_t stream) {
   tlm::tlm_generic_payload trans;
   HostCommand cmd;
   trans.set_extension(&cmd);
@@ -45,7 +50,7 @@ void Host::slot(uint32_t tag) {
   } detach{trans, cmd};
   HostRequest req;
   try {
-    while (serve(tag, trans, cmd, req)) {
+    while (serve(tag, stream, trans, cmd, req)) {
     }
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // the kernel killing this thread: let it
@@ -55,10 +60,12 @@ void Host::slot(uint32_t tag) {
   }
 }
 
-bool Host::serve(uint32_t tag, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req) {
+bool Host::serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd,
+                 HostRequest& req) {
   while (flushing_) sc_core::wait(flush_done_);
   sc_time now = sc_core::sc_time_stamp();
-  if (runtime_ != sc_core::SC_ZERO_TIME && now >= runtime_) {
+  const sc_time runtime = streams_[stream].runtime;
+  if (runtime != sc_core::SC_ZERO_TIME && now >= runtime) {
     stop(StopReason::Runtime);
     return false;
   }
@@ -66,7 +73,7 @@ bool Host::serve(uint32_t tag, tlm::tlm_generic_payload& trans, HostCommand& cmd
     stop(StopReason::TimeLimit);
     return false;
   }
-  if (!source_.next(req, now)) return false;
+  if (!streams_[stream].source->next(req, now)) return false;
   ++outstanding_;
   // Non-queued FLUSH: from the moment the host takes it, no slot takes
   // another request until it completes.
@@ -111,7 +118,7 @@ bool Host::serve(uint32_t tag, tlm::tlm_generic_payload& trans, HostCommand& cmd
   s.clat.add(ssdtlm::to_ns(done - now));
   s.slat.add(ssdtlm::to_ns(now - arrival));
   s.bytes += req.bytes;
-  if (observer_) observer_(IoCompletion{req, arrival, now, done});
+  if (observer_) observer_(IoCompletion{req, arrival, now, done, stream});
   --outstanding_;
   if (req.op == HostOp::Flush) {
     flushing_ = false;

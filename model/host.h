@@ -11,6 +11,9 @@
 //
 // An exception in a slot (a firmware bug, a failed content check) stops the
 // simulation; Simulation::run rethrows it after the kernel returns.
+//
+// Several streams (fio jobs) may share the drive: each has its own source and
+// its own slots, and its completions carry the stream's index.
 
 #include <systemc>
 #include <tlm>
@@ -19,6 +22,7 @@
 #include <array>
 #include <exception>
 #include <functional>
+#include <vector>
 
 #include "model/io_source.h"
 #include "model/latency_stats.h"
@@ -38,6 +42,13 @@ struct OpStats {
 enum class StopReason { SourceDone, Runtime, TimeLimit, Error };
 const char* to_string(StopReason r);
 
+// One stream of requests: its source, its NCQ slots and when it stops.
+struct HostStream {
+  IoSource* source = nullptr;
+  uint32_t iodepth = 1;
+  sc_time runtime = sc_core::SC_ZERO_TIME;  // stop issuing at this simulated time (zero: no limit)
+};
+
 class Host : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<Host> socket;
@@ -50,6 +61,8 @@ class Host : public sc_core::sc_module {
   // `shadow`: check every read against what was written (null: no checks).
   Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime,
        ContentShadow* shadow = nullptr);
+  // Streams share the drive; NCQ tags are numbered across them in order.
+  Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow = nullptr);
 
   void on_completion(std::function<void(const IoCompletion&)> f) { observer_ = std::move(f); }
   const OpStats& stats(ssdtlm::HostOp op) const { return stats_[size_t(op)]; }
@@ -62,13 +75,13 @@ class Host : public sc_core::sc_module {
   std::exception_ptr failure() const { return failure_; }
 
  private:
-  void slot(uint32_t tag);
+  void slot(uint32_t tag, uint32_t stream);
   // One command through the drive; returns false when the slot should stop.
-  bool serve(uint32_t tag, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd, HostRequest& req);
+  bool serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd,
+             HostRequest& req);
   void stop(StopReason why);
 
-  IoSource& source_;
-  sc_time runtime_;
+  std::vector<HostStream> streams_;
   ContentShadow* shadow_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;

@@ -19,9 +19,9 @@ std::FILE* open_csv(const std::string& path, const char* header) {
 }
 }  // namespace
 
-LatencyLog::LatencyLog(const std::string& path)
-    : f_(open_csv(path, "id,op,lba,bytes,arrival_ns,start_ns,completion_ns,host_wait_ns,device_latency_ns\n")),
-      path_(path) {}
+LatencyLog::LatencyLog(const std::string& path, bool fio)
+    : f_(open_csv(path, fio ? "" : "id,op,lba,bytes,arrival_ns,start_ns,completion_ns,host_wait_ns,device_latency_ns,job\n")),
+      path_(path), fio_(fio) {}
 
 LatencyLog::~LatencyLog() {
   try {
@@ -32,10 +32,19 @@ LatencyLog::~LatencyLog() {
 
 void LatencyLog::add(const IoCompletion& c) {
   const uint64_t arrival = to_ns(c.arrival), start = to_ns(c.start), done = to_ns(c.completion);
-  std::fprintf(f_, "%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n", (unsigned long long)c.request.id,
+  if (fio_) {
+    if (c.request.op == ssdtlm::HostOp::Flush) return;
+    // HostOp Read/Write/Trim are fio's ddir 0/1/2; time is the completion in ms, truncated as fio.
+    std::fprintf(f_, "%llu, %llu, %d, %llu, %llu, 0\n", (unsigned long long)(done / 1000000),
+                 (unsigned long long)(done - arrival), int(c.request.op), (unsigned long long)c.request.bytes,
+                 (unsigned long long)c.request.offset);
+    return;
+  }
+  std::fprintf(f_, "%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%u\n", (unsigned long long)c.request.id,
                ssdtlm::to_string(c.request.op), (unsigned long long)(c.request.offset / 512),
                (unsigned long long)c.request.bytes, (unsigned long long)arrival, (unsigned long long)start,
-               (unsigned long long)done, (unsigned long long)(start - arrival), (unsigned long long)(done - start));
+               (unsigned long long)done, (unsigned long long)(start - arrival), (unsigned long long)(done - start),
+               c.stream);
 }
 
 void LatencyLog::close() {

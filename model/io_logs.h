@@ -1,6 +1,7 @@
 #pragma once
 // Per-IO outputs, written while the simulation runs (constant memory):
-// LatencyLog, one CSV row per IO; TimeSeries, one CSV row per interval of
+// LatencyLog, one CSV row per IO (or one line per IO in fio's write_lat_log
+// format, which fio's log tools read); TimeSeries, one CSV row per interval of
 // simulated time with IOPS, MB/s, mean and max latency per operation.
 // Both expect completions in non-decreasing completion time, which is how
 // the host reports them.
@@ -15,7 +16,9 @@ namespace ssd {
 
 class LatencyLog {
  public:
-  explicit LatencyLog(const std::string& path);  // throws std::runtime_error if it cannot write
+  // `fio`: fio's latency log lines "msec, lat nsec, ddir, bs, offset, prio"
+  // (no header; FLUSH, which fio's ddir 0/1/2 cannot name, is left out).
+  explicit LatencyLog(const std::string& path, bool fio = false);  // throws std::runtime_error if it cannot write
   ~LatencyLog();
   void add(const IoCompletion& c);
   void close();
@@ -23,6 +26,7 @@ class LatencyLog {
  private:
   std::FILE* f_ = nullptr;
   std::string path_;
+  bool fio_;
 };
 
 class TimeSeries {

@@ -37,6 +37,7 @@ class IoSource {
 struct IoCompletion {
   HostRequest request;
   sc_core::sc_time arrival, start, completion;  // start: the command left the host queue
+  uint32_t stream = 0;                          // which host stream (fio job) issued it
 };
 
 }  // namespace ssd

@@ -48,6 +48,13 @@ uint64_t LatencyStats::percentile(double p) const {
   return max_;
 }
 
+std::vector<std::pair<uint64_t, uint64_t>> LatencyStats::bins() const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (size_t b = 0; b < buckets_.size(); ++b)
+    if (buckets_[b]) out.emplace_back(std::clamp(bucket_mid(b), min_, max_), buckets_[b]);
+  return out;
+}
+
 const std::array<double, 17>& LatencyStats::fio_percentiles() {
   static const std::array<double, 17> p{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
   return p;

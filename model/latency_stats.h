@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ssd {
@@ -21,6 +22,10 @@ class LatencyStats {
   double stddev() const;
   // Value at percentile p (0..100), clamped to [min, max].
   uint64_t percentile(double p) const;
+
+  // The non-empty histogram buckets as (representative value, count), in
+  // increasing value order (fio's json+ "bins").
+  std::vector<std::pair<uint64_t, uint64_t>> bins() const;
 
   // The percentiles fio reports.
   static const std::array<double, 17>& fio_percentiles();

@@ -51,14 +51,21 @@ int sc_main(int argc, char* argv[]) {
       report_file.open(cfg.report);
       if (!report_file) throw opts.error("report", cfg.report + ": cannot open for writing");
     }
-    ssd::ReplayRun replay(cfg, opts, sim);  // inactive without --trace
+    // --output (fio's): what --output-format selects goes there instead of stdout.
+    std::FILE* out = stdout;
+    if (!cfg.output.empty() && !(out = std::fopen(cfg.output.c_str(), "w")))
+      throw opts.error("output", cfg.output + ": cannot open for writing");
+    ssd::ReplayRun replay(cfg, opts, sim);  // the trace, the job file's jobs or the synthetic workload
     replay.run();
 
     nlohmann::json report = sim.report();
     report["ssdsim_version"] = SSDSIM_VERSION;
     report["options"] = opts.values();
     replay.annotate(report);
-    ssd::print_summary(stdout, report);
+    report.update(replay.fio_envelope(SSDSIM_VERSION, cfg.output_json_plus));
+    if (cfg.output_normal) ssd::print_summary(out, report);
+    if (cfg.output_json) std::fprintf(out, "%s\n", report.dump(2).c_str());
+    if (out != stdout && std::fclose(out) != 0) throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
     if (report_file.is_open()) {
       report_file << report.dump(2) << '\n';
       if (!report_file.flush()) throw ssd::OptionError(cfg.report + ": write failed (option 'report')");

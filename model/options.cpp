@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "model/fio_job.h"
 #include "model/ftl/ftl.h"
 #include "model/units.h"
 #include "traces/trace_reader.h"
@@ -86,10 +87,15 @@ const std::vector<OptionSpec>& option_specs() {
     {"export-trace",           "",       "path",  "write the synthetic workload's requests as a trace (no simulation) and exit"},
     {"export-trace.format",    "disksim","name",  "format of --export-trace: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
     {"latency-log",            "",       "path",  "write one CSV row per IO"},
+    {"latency-log.format",     "csv",    "csv|fio", "csv: ssdsim's columns; fio: fio's write_lat_log format (msec, lat nsec, ddir, bs, offset, prio)"},
     {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency CSV"},
     {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
     {"seed",                   "1",      "count", "master random seed"},
     {"report",                 "",       "path",  "write the JSON report here"},
+    {"report.avgtime",         "500ms",  "time",  "interval of the per-interval samples behind jobs[].iops_mean/iops_stddev/bw_mean (fio's iopsavgtime/bwavgtime; a job file's own values win)"},
+    {"output-format",          "normal", "list",  "what goes to stdout (or --output): normal (summary), json (the JSON report), json+ (JSON with clat_ns.bins); comma-separated to combine"},
+    {"output",                 "",       "path",  "write what --output-format selects to this file instead of stdout (fio's --output)"},
+    {"job",                    "",       "path",  "run the jobs of this fio job file concurrently instead of --workload.* (see below)"},
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
     {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
   };
@@ -523,6 +529,31 @@ void Options::build() {
   }
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
   c.track_content = flag("check.content");
+
+  // fio compatibility: output formats, latency log format, job files.
+  c.output = text("output");
+  c.output_normal = c.output_json = c.output_json_plus = false;
+  std::stringstream formats(text("output-format"));
+  for (std::string f; std::getline(formats, f, ',');) {
+    f = trim(f);
+    if (f == "normal") c.output_normal = true;
+    else if (f == "json") c.output_json = true;
+    else if (f == "json+") c.output_json = c.output_json_plus = true;
+    else throw error("output-format", "'" + f + "' is not one of: normal, json, json+");
+  }
+  if (!c.output_normal && !c.output_json) throw error("output-format", "needs normal, json or json+");
+  c.latency_log_fio = choice("latency-log.format", {"csv", "fio"}) == "fio";
+  c.report_avgtime = duration("report.avgtime");
+  if (c.report_avgtime < sc_core::sc_time(1, sc_core::SC_US)) throw error("report.avgtime", "must be at least 1us");
+  c.job_file = text("job");
+  if (!c.job_file.empty()) {
+    if (!r.path.empty()) throw error("job", "cannot be combined with --trace");
+    if (!c.export_trace.empty()) throw error("job", "cannot be combined with --export-trace");
+    for (const auto& s : option_specs())
+      if (s.key.rfind("workload.", 0) == 0 && settings_.at(s.key).origin != "default")
+        throw error(s.key, "cannot be combined with --job (the job file sets the workload)");
+    c.jobs = parse_fio_job_file(c.job_file, user_bytes, c.sata.ncq_depth);
+  }
 }
 
 std::string Options::help_text() {
@@ -544,6 +575,7 @@ std::string Options::help_text() {
   out << "\nUnits: sizes B, k, m, g, t (powers of 1024); times ns, us, ms, s; rates B/s, KB/s, MB/s, GB/s\n"
          "(powers of 1000) or KiB/s, MiB/s, GiB/s; clocks Hz, kHz, MHz, GHz. A size or time without a unit is an\n"
          "error (except 0).\n";
+  out << "\n" << fio_job_help();
   return out.str();
 }
 

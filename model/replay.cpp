@@ -153,11 +153,39 @@ ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim)
     throw OptionError(e.what());
   }
   try {
-    if (!cfg.latency_log.empty()) latency_log_ = std::make_unique<LatencyLog>(cfg.latency_log);
+    if (!cfg.latency_log.empty()) latency_log_ = std::make_unique<LatencyLog>(cfg.latency_log, cfg.latency_log_fio);
     if (!cfg.timeseries.empty()) timeseries_ = std::make_unique<TimeSeries>(cfg.timeseries, cfg.timeseries_interval);
   } catch (const std::runtime_error& e) {
     throw opts.error(latency_log_ || cfg.latency_log.empty() ? "timeseries" : "latency-log", e.what());
   }
+  // One fio job per host stream: the job file's jobs, or the trace, or the synthetic workload.
+  std::vector<FioJobInfo> infos;
+  const uint64_t capacity = sim.drive().controller.user_bytes();
+  for (size_t i = 0; i < cfg.jobs.jobs.size(); ++i) {
+    const FioJob& job = cfg.jobs.jobs[i];
+    // Each job its own generator: randseed (or --seed) mixed with its place in the file, so clones differ.
+    const uint64_t seed = (job.randseed ? *job.randseed : cfg.seed) ^ (0x9e3779b97f4a7c15ull * i);
+    jobs_.push_back(std::make_unique<FioWorkload>(job, capacity, seed));
+    infos.push_back({job.name, job.options, job.ramp_time, job.iopsavgtime, job.bwavgtime});
+  }
+  if (infos.empty()) {
+    FioJobInfo info;
+    info.iops_interval = info.bw_interval = cfg.report_avgtime;
+    const auto values = opts.values();
+    if (source_) {
+      info.name = "trace";
+      info.options = {{"read_iolog", cfg.replay.path}, {"iodepth", std::to_string(cfg.replay.iodepth)}, {"numjobs", "1"}};
+    } else {
+      info.name = "workload";
+      for (const char* k : {"rw", "bs", "iodepth", "rwmixread", "percentage_random", "size", "offset", "number_ios",
+                            "runtime", "randseed"})
+        info.options.emplace_back(k, values.at(std::string("workload.") + k));
+      info.options.emplace_back("numjobs", "1");
+    }
+    infos.push_back(info);
+  }
+  fio_ = std::make_unique<FioReport>(infos, cfg.jobs.global);
+  sim.on_completion([this](const IoCompletion& c) { fio_->add(c); });
   if (latency_log_) sim.on_completion([this](const IoCompletion& c) { latency_log_->add(c); });
   if (timeseries_) sim.on_completion([this](const IoCompletion& c) { timeseries_->add(c); });
 }
@@ -166,6 +194,10 @@ void ReplayRun::run() {
   if (source_) {
     sim_.run(source_.get(), cfg_.replay.iodepth);
     source_->check();
+  } else if (!jobs_.empty()) {
+    std::vector<HostStream> streams;
+    for (const auto& j : jobs_) streams.push_back({j.get(), j->job().iodepth, j->end()});
+    sim_.run(streams);
   } else {
     sim_.run();
   }
@@ -194,6 +226,10 @@ void ReplayRun::annotate(nlohmann::json& report) const {
   report["drive"] = drive;
   report["workload"] = sim_.workload_description();
   if (source_) report["trace"] = source_->accounting();
+}
+
+nlohmann::json ReplayRun::fio_envelope(const std::string& version, bool json_plus) const {
+  return fio_->envelope(version, json_plus);
 }
 
 }  // namespace ssd

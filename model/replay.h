@@ -4,17 +4,21 @@
 // address policy (subtract an offset; wrap or reject addresses beyond the
 // simulated capacity) and the timing mode (timed: recorded arrivals scaled by
 // 1/speed; afap: closed loop), and accounts for every record it reads.
-// ReplayRun is the CLI's glue: it picks the trace or the synthetic workload,
-// attaches the latency log and time series, and adds the `trace` section.
+// ReplayRun is the CLI's glue: it picks the trace, the fio job file's jobs or
+// the synthetic workload, attaches the latency log, the time series and the
+// per-job fio statistics, and adds the `trace` section and fio's envelope.
 
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "model/config.h"
+#include "model/fio_report.h"
+#include "model/fio_workload.h"
 #include "model/io_logs.h"
 #include "model/io_source.h"
 #include "model/options.h"
@@ -65,12 +69,16 @@ class ReplayRun {
   void run();
   // Add the `trace`, `drive` and `workload` descriptions to the report.
   void annotate(nlohmann::json& report) const;
+  // fio's envelope ("fio version", "global options", "jobs", ...), to merge into the report.
+  nlohmann::json fio_envelope(const std::string& version, bool json_plus) const;
 
  private:
   const SimConfig& cfg_;
   const Options& opts_;
   Simulation& sim_;
   std::unique_ptr<TraceSource> source_;
+  std::vector<std::unique_ptr<FioWorkload>> jobs_;  // --job
+  std::unique_ptr<FioReport> fio_;
   std::unique_ptr<LatencyLog> latency_log_;
   std::unique_ptr<TimeSeries> timeseries_;
 };

@@ -28,6 +28,20 @@ void print_summary(std::FILE* out, const nlohmann::json& r) {
       std::fprintf(out, "         host-queue wait(us): avg=%.1f max=%.1f; device(us): avg=%.1f\n",
                    us(s["slat_ns"]["mean"]), us(s["slat_ns"]["max"]), us(s["clat_ns"]["mean"]));
   }
+  // Several fio jobs: one line each, from the jobs[] of fio's envelope.
+  if (r.contains("jobs") && r["jobs"].size() > 1)
+    for (const auto& j : r["jobs"]) {
+      std::string line;
+      for (const char* op : {"read", "write", "trim"}) {
+        const auto& s = j[op];
+        if (s["total_ios"].get<uint64_t>() == 0) continue;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s%s IOPS=%.0f BW=%.1fMB/s lat avg=%.1fus", line.empty() ? "" : "; ", op,
+                      s["iops"].get<double>(), s["bw_bytes"].get<double>() / 1e6, us(s["lat_ns"]["mean"]));
+        line += buf;
+      }
+      std::fprintf(out, "  job %s: %s\n", j.value("jobname", "").c_str(), line.empty() ? "no IO" : line.c_str());
+    }
   double ch_sum = 0, ch_max = 0, die_sum = 0, die_max = 0;
   for (const auto& c : dev["channels"]) ch_sum += c["utilisation"].get<double>(), ch_max = std::max(ch_max, c["utilisation"].get<double>());
   for (const auto& d : dev["dies"]) die_sum += d["utilisation"].get<double>(), die_max = std::max(die_max, d["utilisation"].get<double>());

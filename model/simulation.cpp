@@ -30,6 +30,22 @@ uint64_t Simulation::workload_span() const {
 }
 
 void Simulation::run(IoSource* source, uint32_t iodepth) {
+  if (!source) {
+    const uint64_t seed = cfg_.workload.randseed ? cfg_.workload.randseed : cfg_.seed;
+    synthetic_ = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
+    source = synthetic_.get();
+    iodepth = cfg_.workload.iodepth;
+  }
+  run(std::vector<HostStream>{HostStream{source, iodepth, cfg_.workload.runtime}});
+}
+
+std::string Simulation::workload_description() const {
+  std::string d;
+  for (const HostStream& s : streams_) d += (d.empty() ? "" : "; ") + s.source->describe();
+  return d;
+}
+
+void Simulation::run(const std::vector<HostStream>& streams) {
   auto t0 = Clock::now();
   if (cfg_.track_content)
     shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
@@ -37,14 +53,8 @@ void Simulation::run(IoSource* source, uint32_t iodepth) {
   precondition_s_ = seconds_since(t0);
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
 
-  if (!source) {
-    const uint64_t seed = cfg_.workload.randseed ? cfg_.workload.randseed : cfg_.seed;
-    synthetic_ = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
-    source = synthetic_.get();
-    iodepth = cfg_.workload.iodepth;
-  }
-  source_ = source;
-  host_ = std::make_unique<Host>("host", *source, iodepth, cfg_.workload.runtime, shadow_.get());
+  streams_ = streams;
+  host_ = std::make_unique<Host>("host", streams, shadow_.get());
   host_->socket.bind(drive_->sata.host);
 
   // Progress on stderr, at most every 2 s of wall time, checked every 64k IOs.

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,12 +33,14 @@ class Simulation {
   // check: exit 3); throws OptionError when the run would outgrow SystemC's
   // time range (exit 2).
   void run(IoSource* source = nullptr, uint32_t iodepth = 0);
+  // Precondition, then run several streams (fio jobs) at once on the drive.
+  void run(const std::vector<HostStream>& streams);
   // Called for every completed IO (latency logs, time series).
   void on_completion(std::function<void(const IoCompletion&)> f) { observers_.push_back(std::move(f)); }
 
   const Host& host() const { return *host_; }
   // What ran: the source's own description.
-  std::string workload_description() const { return source_ ? source_->describe() : ""; }
+  std::string workload_description() const;
   // fio-style read/write/trim sections and the device section.
   nlohmann::json report() const;
 
@@ -47,7 +50,7 @@ class Simulation {
   std::unique_ptr<IoSource> synthetic_;
   std::unique_ptr<ContentShadow> shadow_;  // check.content only
   std::unique_ptr<Host> host_;
-  IoSource* source_ = nullptr;
+  std::vector<HostStream> streams_;
   std::vector<std::function<void(const IoCompletion&)>> observers_;
   double precondition_s_ = 0, timed_s_ = 0;
 };

@@ -94,7 +94,10 @@ bool FioWorkload::next(HostRequest& req, const sc_core::sc_time& now) {
   sc_core::sc_time arrival = now;
   bool timed = false;
   if (job_.rate_iops > 0) {
-    arrival = std::max(arrival, sc_core::sc_time(double(issued_) / job_.rate_iops, sc_core::SC_SEC));
+    // Open loop: IO k arrives at k / rate whenever a slot takes it; one
+    // taken late (every slot busy, or a FLUSH holding the queue) has waited
+    // in the host since then (slat), rather than shifting later arrivals.
+    arrival = sc_core::sc_time(double(issued_) / job_.rate_iops, sc_core::SC_SEC);
     timed = true;
   }
   if (job_.thinktime != sc_core::SC_ZERO_TIME && issued_ >= job_.iodepth) {

@@ -100,6 +100,7 @@ struct SimConfig {
   sc_time timeseries_interval = sc_time(1, sc_core::SC_SEC);
   std::string log_level = "warn";
   bool track_content = false;      // keep page contents (for checks; costs memory)
+  bool store_data = false;         // keep the host's written bytes (model/data_store.h)
 };
 
 }  // namespace ssd

@@ -84,6 +84,7 @@ const std::vector<OptionSpec>& option_specs() {
     {"report",                 "",       "path",  "write the JSON report here"},
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
     {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
+    {"store-data",             "false",  "bool",  "keep written bytes so payloads read back what was written (virtual platforms)"},
   };
   // clang-format on
   return specs;
@@ -403,6 +404,7 @@ void Options::build() {
   c.report = text("report");
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
   c.track_content = flag("check.content");
+  c.store_data = flag("store-data");
 }
 
 std::string Options::help_text() {

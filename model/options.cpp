@@ -84,7 +84,7 @@ const std::vector<OptionSpec>& option_specs() {
     {"report",                 "",       "path",  "write the JSON report here"},
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
     {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
-    {"store-data",             "false",  "bool",  "keep written bytes so payloads read back what was written (virtual platforms)"},
+    {"store-data",             "false",  "bool",  "keep written bytes and return them on reads (virtual platforms; ssdsim's own host sends no data)"},
   };
   // clang-format on
   return specs;

@@ -8,9 +8,9 @@
 // Exit status: 0 when everything read back as written, 1 if not, 2 for bad
 // options, 3 for an internal error.
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdio>
 #include <vector>
@@ -107,8 +107,8 @@ class Cpu : public sc_core::sc_module {
     }
     expect(20 << 20, all);
 
-    std::printf("%s: %zu bytes read back as written, %u failure(s), simulated time %s\n",
-                failures_ ? "FAILED" : "OK", checked_, failures_, sc_core::sc_time_stamp().to_string().c_str());
+    std::printf("%s: %zu bytes read back as written, %u failure(s), simulated time %s\n", failures_ ? "FAILED" : "OK",
+                checked_, failures_, sc_core::sc_time_stamp().to_string().c_str());
   }
 
   unsigned failures_ = 0;

@@ -39,8 +39,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <iomanip>
 #include <initializer_list>
+#include <iomanip>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -117,10 +117,12 @@ inline const nlohmann::json* lookup(const nlohmann::json& node, const std::strin
 }
 
 // Run the simulator; returns its report, or fails the test (empty result).
-inline bool simulate(const Where& at, const std::string& name, const std::vector<std::string>& args, nlohmann::json& report) {
+inline bool simulate(const Where& at, const std::string& name, const std::vector<std::string>& args,
+                     nlohmann::json& report) {
   const std::string bin = binary();
   if (bin.empty()) {
-    SSDSIM_GOLDEN_FAIL_(at) << "no ssdsim binary: compile with SSDSIM_GOLDEN_BIN (link ssdsim::golden) or set SSDSIM_BIN";
+    SSDSIM_GOLDEN_FAIL_(at)
+        << "no ssdsim binary: compile with SSDSIM_GOLDEN_BIN (link ssdsim::golden) or set SSDSIM_BIN";
     return false;
   }
   const std::string out = testing::TempDir() + "ssdsim-golden-" + name + "-" + std::to_string(getpid()) + ".json";
@@ -170,9 +172,12 @@ constexpr const char* kHowToUpdate = "record it with SSDSIM_UPDATE_GOLDEN=1 (in 
 
 inline std::string change(double was, double now) {
   std::ostringstream s;
-  if (was == now) s << "unchanged";
-  else if (was == 0) s << "new-nonzero";
-  else s << std::showpos << std::fixed << std::setprecision(3) << (now - was) / std::fabs(was) * 100 << "%";
+  if (was == now)
+    s << "unchanged";
+  else if (was == 0)
+    s << "new-nonzero";
+  else
+    s << std::showpos << std::fixed << std::setprecision(3) << (now - was) / std::fabs(was) * 100 << "%";
   return s.str();
 }
 
@@ -227,8 +232,9 @@ inline void check(const std::string& name, const Where& at, const std::vector<st
     return;
   }
   if (golden.value("args", nlohmann::json()) != nlohmann::json(args)) {
-    SSDSIM_GOLDEN_FAIL_(at) << file << " was recorded with other arguments: " << golden.value("args", nlohmann::json()).dump()
-                  << "; if the change is intended, " << detail::kHowToUpdate;
+    SSDSIM_GOLDEN_FAIL_(at) << file
+                            << " was recorded with other arguments: " << golden.value("args", nlohmann::json()).dump()
+                            << "; if the change is intended, " << detail::kHowToUpdate;
     return;
   }
   for (const auto& m : metrics.names) {
@@ -245,8 +251,8 @@ inline void check(const std::string& name, const Where& at, const std::vector<st
     const double want = g->get<double>(), got = v->get<double>();
     if (std::fabs(got - want) > tolerance * std::fabs(want))
       SSDSIM_GOLDEN_FAIL_(at) << name << ": " << m << " = " << v->dump() << ", golden " << g->dump() << " ("
-        << detail::change(want, got) << ", tolerance " << tolerance * 100 << "%)"
-        << "; if the change is intended, " << detail::kHowToUpdate;
+                              << detail::change(want, got) << ", tolerance " << tolerance * 100 << "%)"
+                              << "; if the change is intended, " << detail::kHowToUpdate;
   }
 }
 

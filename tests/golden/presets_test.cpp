@@ -20,8 +20,8 @@ SSDSIM_GOLDEN_TEST(X25mRandWriteQd3,
 
 // Sequential 2 MiB reads at QD1: channel- and link-bound bandwidth.
 SSDSIM_GOLDEN_TEST(BarefootSeqRead2m,
-                   {"--config", "configs/indilinx-barefoot.ini", "--config", "configs/workloads/iometer-2m-seq-read.ini",
-                    "--workload.runtime=0", "--workload.number_ios=200"},
+                   {"--config", "configs/indilinx-barefoot.ini", "--config",
+                    "configs/workloads/iometer-2m-seq-read.ini", "--workload.runtime=0", "--workload.number_ios=200"},
                    {"read.bw_bytes", "read.lat_ns.mean"}, 0.01)
 
 // Mixed random IO on a used drive: GC and write amplification included.

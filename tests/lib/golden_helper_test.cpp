@@ -42,7 +42,8 @@ class GoldenHelper : public testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir()); }
   static void report(double iops) {
-    write(dir() + "/report.json", json{{"read", {{"iops", iops}, {"lat_ns", {{"percentile", {{"99.000000", 7}}}}}}}}.dump());
+    write(dir() + "/report.json",
+          json{{"read", {{"iops", iops}, {"lat_ns", {{"percentile", {{"99.000000", 7}}}}}}}}.dump());
   }
   static void record(double iops) {
     write(golden_file("T"), json{{"args", {"--x"}}, {"metrics", {{"read.iops", iops}}}}.dump());

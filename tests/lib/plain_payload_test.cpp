@@ -22,8 +22,8 @@ using ssdtlm::HostOp;
 // A small drive with no write cache: every write programs flash, and a read
 // of a written page goes to flash while an unwritten one does not.
 ssd::SimConfig small_drive(std::vector<std::string> extra = {}) {
-  std::vector<std::string> a{"--nand.channels=2", "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64",
-                             "--nand.pages_per_block=64", "--precondition=none", "--dram.write_cache=0"};
+  std::vector<std::string> a{"--nand.channels=2",         "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64",
+                             "--nand.pages_per_block=64", "--precondition=none",       "--dram.write_cache=0"};
   a.insert(a.end(), extra.begin(), extra.end());
   return ssdtest::parse(a).config();
 }
@@ -36,8 +36,8 @@ struct Initiator : sc_core::sc_module {
   Initiator(sc_core::sc_module_name name, size_t n, std::function<void(Initiator&)> s)
       : sc_module(name), script(std::move(s)) {
     for (size_t i = 0; i < n; ++i)
-      sockets.push_back(std::make_unique<tlm_utils::simple_initiator_socket<Initiator>>(
-          ("socket" + std::to_string(i)).c_str()));
+      sockets.push_back(
+          std::make_unique<tlm_utils::simple_initiator_socket<Initiator>>(("socket" + std::to_string(i)).c_str()));
     sc_core::sc_spawn([this] { script(*this); });
   }
 
@@ -76,9 +76,12 @@ TEST(PlainPayload, SameLatencyAsAnEquivalentHostCommand) {
   };
   // Write, read it back (flash), read a page never written (no flash), an
   // unaligned write (read-modify-write of two partial pages), a long read.
-  const std::vector<Step> steps{{HostOp::Write, 0, 4096},          {HostOp::Read, 0, 4096},
-                                {HostOp::Read, 1 << 20, 4096},     {HostOp::Write, 8192 + 512, 16384},
-                                {HostOp::Read, 8192, 32768},       {HostOp::Write, 65536, 131072},
+  const std::vector<Step> steps{{HostOp::Write, 0, 4096},
+                                {HostOp::Read, 0, 4096},
+                                {HostOp::Read, 1 << 20, 4096},
+                                {HostOp::Write, 8192 + 512, 16384},
+                                {HostOp::Read, 8192, 32768},
+                                {HostOp::Write, 65536, 131072},
                                 {HostOp::Read, 65536 - 4096, 131072}};
   std::vector<std::pair<sc_time, sc_time>> lat;
   Initiator init("init", 2, [&](Initiator& self) {
@@ -212,9 +215,9 @@ TEST(PlainPayload, BaseProtocolErrors) {
   });
   init.sockets[0]->bind(d.sata.host);
   sc_core::sc_start();
-  const std::vector<tlm::tlm_response_status> want{tlm::TLM_OK_RESPONSE,          tlm::TLM_ADDRESS_ERROR_RESPONSE,
-                                                   tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE, tlm::TLM_BURST_ERROR_RESPONSE,
-                                                   tlm::TLM_GENERIC_ERROR_RESPONSE, tlm::TLM_OK_RESPONSE};
+  const std::vector<tlm::tlm_response_status> want{
+      tlm::TLM_OK_RESPONSE,          tlm::TLM_ADDRESS_ERROR_RESPONSE, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE,
+      tlm::TLM_BURST_ERROR_RESPONSE, tlm::TLM_GENERIC_ERROR_RESPONSE, tlm::TLM_OK_RESPONSE};
   EXPECT_EQ(got, want);
   ASSERT_EQ(delays.size(), want.size());
   EXPECT_GT(delays[0], sc_core::SC_ZERO_TIME);

@@ -83,8 +83,8 @@ const std::vector<OptionSpec>& option_specs() {
     {"seed",                   "1",      "count", "master random seed"},
     {"report",                 "",       "path",  "write the JSON report here"},
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
-    {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
     {"store-data",             "false",  "bool",  "keep written bytes and return them on reads (virtual platforms; ssdsim's own host sends no data)"},
+    {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
   };
   // clang-format on
   return specs;

@@ -125,6 +125,7 @@ struct SimConfig {
   bool output_normal = true, output_json = false, output_json_plus = false;
   bool latency_log_fio = false;    // --latency-log in fio's write_lat_log format instead of CSV
   sc_time report_avgtime = sc_time(500, sc_core::SC_MS);  // per-interval IOPS/bw samples of jobs[]
+  bool store_data = false;         // keep the host's written bytes (model/data_store.h)
 };
 
 }  // namespace ssd

@@ -95,12 +95,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time t = cpu_.execute(now + delay, cfg_.cpu.decode_cycles);
   sc_time done = t;
 
-  // Every command is checked against the capacity here, whoever sent it
-  // (written as "fits in what is left": offset + bytes may wrap).
-  if (cmd.op != HostOp::Flush && (cmd.offset >= user_bytes() || cmd.bytes > user_bytes() - cmd.offset)) {
-    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
+  // (The SATA interface has refused commands beyond the capacity.)
   const uint64_t first = cmd.offset / page;
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
   const uint64_t tag = cmd.data_tag;

@@ -97,6 +97,7 @@ const std::vector<OptionSpec>& option_specs() {
     {"output",                 "",       "path",  "write what --output-format selects to this file instead of stdout (fio's --output)"},
     {"job",                    "",       "path",  "run the jobs of this fio job file concurrently instead of --workload.* (see below)"},
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
+    {"store-data",             "false",  "bool",  "keep written bytes and return them on reads (virtual platforms; ssdsim's own host sends no data)"},
     {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
   };
   // clang-format on
@@ -543,7 +544,7 @@ void Options::build() {
   }
   if (!c.output_normal && !c.output_json) throw error("output-format", "needs normal, json or json+");
   c.latency_log_fio = choice("latency-log.format", {"csv", "fio"}) == "fio";
-  c.report_avgtime = duration("report.avgtime");
+  c.report_avgtime = duration("report.avgtime", kMaxRunTime);
   if (c.report_avgtime < sc_core::sc_time(1, sc_core::SC_US)) throw error("report.avgtime", "must be at least 1us");
   c.job_file = text("job");
   if (!c.job_file.empty()) {
@@ -554,6 +555,7 @@ void Options::build() {
         throw error(s.key, "cannot be combined with --job (the job file sets the workload)");
     c.jobs = parse_fio_job_file(c.job_file, user_bytes, c.sata.ncq_depth);
   }
+  c.store_data = flag("store-data");
 }
 
 std::string Options::help_text() {

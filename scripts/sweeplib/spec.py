@@ -83,6 +83,12 @@ def _ini_sections(path, text):
             current = sections.setdefault(name, [])
             current.append(Item("", None, n))  # marks the section's line
             continue
+        # An indented line continues the previous value when that value ends
+        # with a comma or the line is not itself `key = value`.
+        if line[:1] in (" ", "\t") and current and current[-1].key and (
+                current[-1].raw.endswith(",") or "=" not in stripped):
+            current[-1].raw += " " + stripped
+            continue
         if "=" not in stripped:
             raise SweepError("expected 'key = value' or '[section]'", file=path, line=n, key=stripped)
         if current is None:

@@ -81,7 +81,7 @@ def expand(spec, binary, root):
 
 def _check_keys(spec, binary):
     def check(key, line, where):
-        if key in MANAGED:
+        if key in MANAGED and not (key == "config" and where != "[options]"):
             raise spec.error(f"cannot be set by a sweep: {MANAGED[key]}", line, key)
         if key not in binary.defaults and key not in PSEUDO:
             raise spec.error(f"not an ssdsim option (see ssdsim --help) in {where}", line, key)

@@ -1,5 +1,5 @@
-"""Runs the points on Dask: a LocalCluster (one single-threaded worker
-process per core) or an existing scheduler, with a per-point cache and a
+"""Runs the points on Dask: a LocalCluster (one single-threaded worker per
+core) or an existing scheduler, with a per-point cache and a
 plain-text progress bar on stderr."""
 import json
 import os
@@ -39,16 +39,30 @@ def cached_status(out, p, latency):
     return status
 
 
+def _shippable_run_point():
+    """task.run_point, compiled as if defined in __main__.
+
+    Dask pickles functions by reference (module + name) unless they come from
+    __main__, which it ships by value with cloudpickle. The scheduler and the
+    workers of an existing cluster do not have sweeplib on their path, so the
+    task (standard library only) goes by value.
+    """
+    namespace = {"__name__": "__main__"}
+    with open(task.__file__) as f:
+        exec(compile(f.read(), task.__file__, "exec"), namespace)
+    return namespace["run_point"]
+
+
 def start_client(workers=None, scheduler=None):
     """A Dask client: on `scheduler`, or on a new LocalCluster."""
-    import cloudpickle
     from dask.distributed import Client, LocalCluster
-    # Workers of an existing cluster need not have this package installed.
-    cloudpickle.register_pickle_by_value(task)
     if scheduler:
         return Client(scheduler, timeout="30s"), None
+    # Each task only waits for its ssdsim process, so in-process (thread)
+    # workers suffice; they start in milliseconds where worker processes take
+    # seconds. One worker with one thread per core: one simulation per core.
     cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, dashboard_address=None)
+                           processes=False, dashboard_address=None)
     return Client(cluster), cluster
 
 
@@ -64,11 +78,12 @@ def run(points, out, binary, client, latency=False, timeout=None, use_cache=True
             todo.append(p)
     bar = Progress(len(points), cached=len(outcomes), quiet=quiet)
     futures = {}
+    run_point = _shippable_run_point()
     for p in todo:
         d, report, lat = files(out, p, latency)
         cmd = p.command(binary.path, report, lat)
         # pure=False: a failed point is run again, not served from Dask's memory.
-        futures[client.submit(task.run_point, cmd, d, timeout, pure=False, key=f"point-{p.key[:16]}")] = p
+        futures[client.submit(run_point, cmd, d, timeout, pure=False, key=f"point-{p.key[:16]}")] = p
     for future in as_completed(futures):
         p = futures[future]
         try:

@@ -1,6 +1,6 @@
 """The work of one point, run on a Dask worker.
 
-Standard library only and pickled by value (runner registers it), so a
+Standard library only and shipped by value (runner._shippable_run_point), so a
 worker of an existing cluster needs neither this package nor pandas: only the
 ssdsim binary, the config files and the output directory at the same paths
 (a shared file system, as on a SLURM cluster).

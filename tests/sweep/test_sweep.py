@@ -49,8 +49,8 @@ class SweepTest(unittest.TestCase):
             f.write(textwrap.dedent(text))
         return path
 
-    def sweep(self, *args):
-        p = subprocess.run([sys.executable, SWEEP, *args, "--binary", BIN, "--workers", "2"],
+    def sweep(self, *args, workers=("--workers", "2")):
+        p = subprocess.run([sys.executable, SWEEP, *args, "--binary", BIN, *workers],
                            capture_output=True, text=True, timeout=300)
         return p.returncode, p.stdout, p.stderr
 
@@ -191,6 +191,31 @@ class SweepTest(unittest.TestCase):
             self.assertEqual(len(stderr.strip().splitlines()), 1, stderr)
             self.assertIn(f"{path}: line {line}: ", stderr)
             self.assertIn(key, stderr)
+
+    def test_existing_scheduler(self):
+        """--scheduler: a cluster whose workers do not have the sweep's code."""
+        import time
+        sched_file = os.path.join(self.dir, "scheduler.json")
+        dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+        procs = [subprocess.Popen([*dask, "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", sched_file], stderr=subprocess.DEVNULL, cwd="/")]
+        try:
+            deadline = time.monotonic() + 60
+            while not os.path.exists(sched_file) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--nthreads", "1",
+                                           "--no-dashboard", "--scheduler-file", sched_file],
+                                          stderr=subprocess.DEVNULL, cwd="/"))
+            with open(sched_file) as f:
+                address = json.load(f)["address"]
+            out = os.path.join(self.dir, "out-scheduler")
+            rc, stdout, stderr = self.sweep(self.grid_file(), "--out", out, workers=("--scheduler", address))
+            self.assertEqual(rc, 0, stderr)
+            self.assertIn("ran=4 cached=0 failed=0", stdout)
+        finally:
+            for p in reversed(procs):
+                p.terminate()
+                p.wait(timeout=30)
 
     def test_yaml_gives_the_same_points_as_ini(self):
         ini = self.grid_file()

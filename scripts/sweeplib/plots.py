@@ -7,6 +7,7 @@
            log) overlaid, one curve per point
 Only points that ran successfully are drawn.
 """
+import numbers
 import os
 import re
 
@@ -65,7 +66,7 @@ def _slug(text):
 def _axis(series):
     """Sorted numeric values, or text values in the order of the sweep."""
     values = list(dict.fromkeys(series))
-    numeric = all(isinstance(x, (int, float)) for x in values)
+    numeric = all(isinstance(x, numbers.Number) and not isinstance(x, bool) for x in values)
     return (sorted(values), True) if numeric else (values, False)
 
 

@@ -98,7 +98,7 @@ def build(spec, points, outcomes, out, binary, latency):
         try:
             df[c] = pd.to_numeric(df[c])
         except (ValueError, TypeError):
-            df[c] = df[c].astype(str)
+            df[c] = df[c].where(df[c].notna(), "").astype(str)  # a key only some points set
     return df
 
 

@@ -25,7 +25,8 @@ class Point:
         self.index = index
         self.label = label          # name of the explicit list entry ("" for grid-only)
         self.params = params        # {key: value} the point varies (grid + list)
-        self.line = line            # line of the list entry or grid key, for errors
+        self.line = line            # line of the list entry or first grid key, for errors
+        self.lines = {}             # {key: line} where each of params is set
         self.configs = []           # absolute config paths, in order
         self.options = []           # [(key, value)] after the configs, in order
         self.derived = {}           # {key: value} computed by the sweep
@@ -64,6 +65,8 @@ def expand(spec, binary, root):
             params[key] = value
         line = lline or (spec.grid[0][2] if spec.grid else None)
         p = Point(len(points), label, params, line)
+        p.lines = {k: lline for k in lparams}
+        p.lines.update({k: gline for k, _, gline in spec.grid})
         p.configs = list(base_configs)
         if "config" in params:
             p.configs += [resolve_file(spec, c, line, "config", root) for c in params["config"].split()]
@@ -121,7 +124,7 @@ def _derive(spec, binary, p, file_cache):
     point = dict(base)
     point.update(p.params)
     capacity = p.params.get("capacity_gb", fixed.get("capacity_gb", (None,))[0])
-    cap_line = p.line if "capacity_gb" in p.params else fixed.get("capacity_gb", (None, None))[1]
+    cap_line = p.lines["capacity_gb"] if "capacity_gb" in p.params else fixed.get("capacity_gb", (None, None))[1]
     if capacity is not None:
         if BPP in p.params or BPP in fixed:
             raise spec.error(f"capacity_gb sets {BPP}; do not set both", cap_line, "capacity_gb")

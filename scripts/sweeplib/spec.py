@@ -169,6 +169,12 @@ def _interpret(path, sections):
     spec = Spec(path)
     known = {"sweep", "options", "grid", "points"}
     for name, items in sections.items():
+        seen = {}
+        for it in items[1:]:
+            if it.key in seen:
+                raise SweepError(f"set twice in [{name}] (also line {seen[it.key]})", file=path, line=it.line,
+                                 key=it.key)
+            seen[it.key] = it.line
         if name not in known and not name.startswith("plot "):
             raise SweepError("unknown section (sweep, options, grid, points, plot NAME)",
                              file=path, line=items[0].line, key=f"[{name}]")

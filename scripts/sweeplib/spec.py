@@ -135,8 +135,8 @@ def _yaml_sections(path, text):
         if name == "plots":
             if not isinstance(value, dict):
                 raise SweepError("must map plot names to plot settings", file=path, line=line, key="plots")
-            for pk, pvnode in vnode.value:
-                items = _yaml_items(path, f"plots: {pk.value}", value[pk.value], _lines_of(pvnode))
+            for (pk, pvnode), pvalue in zip(vnode.value, value.values()):
+                items = _yaml_items(path, f"plots: {pk.value}", pvalue, _lines_of(pvnode))
                 sections["plot " + str(pk.value)] = [Item("", None, pk.start_mark.line + 1)] + items
             continue
         if name == "points" and isinstance(value, list):

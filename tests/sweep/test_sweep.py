@@ -204,6 +204,7 @@ class SweepTest(unittest.TestCase):
             while not os.path.exists(sched_file) and time.monotonic() < deadline:
                 time.sleep(0.2)
             procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--nthreads", "1",
+                                           "--host", "127.0.0.1",
                                            "--no-dashboard", "--scheduler-file", sched_file],
                                           stderr=subprocess.DEVNULL, cwd="/"))
             with open(sched_file) as f:

@@ -5,6 +5,7 @@ import json
 import os
 import sys
 import time
+import uuid
 
 from . import task
 from .points import point_dir
@@ -83,7 +84,8 @@ def run(points, out, binary, client, latency=False, timeout=None, use_cache=True
         d, report, lat = files(out, p, latency)
         cmd = p.command(binary.path, report, lat)
         # pure=False: a failed point is run again, not served from Dask's memory.
-        futures[client.submit(run_point, cmd, d, timeout, pure=False, key=f"point-{p.key[:16]}")] = p
+        key = f"point-{p.key[:16]}-{uuid.uuid4().hex[:8]}"  # unique on a shared scheduler
+        futures[client.submit(run_point, cmd, d, timeout, pure=False, key=key)] = p
     for future in as_completed(futures):
         p = futures[future]
         try:

@@ -84,8 +84,12 @@ def build(spec, points, outcomes, out, binary, latency):
         row.update(p.params)
         row.update({k: str(v) for k, v in p.derived.items()})
         if o.ok:
-            with open(report) as f:
-                metrics = flatten(json.load(f))
+            try:
+                with open(report) as f:
+                    metrics = flatten(json.load(f))
+            except (OSError, ValueError) as e:  # e.g. the disk filled up
+                row.update(status="failed", error=f"report unreadable: {e}")
+                metrics = {}
             row.update(metrics)
             others.update(metrics)
         rows.append(row)

@@ -7,6 +7,7 @@ Modules, in the order a sweep uses them:
   spec     -- reads a sweep file (INI or YAML) into a Spec
   points   -- expands a Spec into points: grid, list, derived parameters
   runner   -- runs the points on Dask with a per-point cache and progress
+  task     -- the work of one point on a worker (standard library only)
   table    -- flattens the reports into results.csv / results.parquet
   plots    -- line plots, heatmaps and latency CDFs (matplotlib)
 """

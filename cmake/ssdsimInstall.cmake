@@ -38,7 +38,7 @@ install(EXPORT ssdsimTargets NAMESPACE ssdsim:: DESTINATION ${SSDSIM_CMAKE_DIR})
 
 # Headers keep their repository paths, so #include "model/ftl/ftl.h" works
 # against the install as it does in the tree. The trace readers stay
-# internal but for trace_reader.h, which model/replay.h includes.
+# internal but for trace_reader.h, which model/sim/replay.h includes.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/model ${PROJECT_SOURCE_DIR}/tlm
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssdsim FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_SOURCE_DIR}/traces/trace_reader.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ssdsim/traces)

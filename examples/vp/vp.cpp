@@ -15,9 +15,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "model/log.h"
-#include "model/options.h"
-#include "model/ssd_drive.h"
+#include "model/sim/log.h"
+#include "model/sim/options.h"
+#include "model/sim/ssd_drive.h"
 
 using sc_core::sc_time;
 

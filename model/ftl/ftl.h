@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "model/flash_media.h"
-#include "model/geometry.h"
+#include "model/nand/flash_media.h"
+#include "model/nand/geometry.h"
 
 namespace ssd::ftl {
 

@@ -1,11 +1,11 @@
-// The --store-data byte store (model/data_store.h) and its option.
+// The --store-data byte store (model/sata/data_store.h) and its option.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "model/data_store.h"
+#include "model/sata/data_store.h"
 #include "model/ftl/ftl.h"
-#include "model/options.h"
+#include "model/sim/options.h"
 #include "tests/model/sim_harness.h"
 
 namespace {

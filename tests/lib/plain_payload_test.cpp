@@ -10,7 +10,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "model/ssd_drive.h"
+#include "model/sim/ssd_drive.h"
 #include "tests/model/sim_harness.h"
 
 namespace {

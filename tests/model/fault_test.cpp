@@ -9,9 +9,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "model/content_shadow.h"
-#include "model/ftl/page_ftl.h"
-#include "model/random.h"
+#include "model/host/content_shadow.h"
+#include "model/ftl/page/page_ftl.h"
+#include "model/sim/random.h"
 #include "tests/model/sim_harness.h"
 
 namespace ssd {

@@ -5,8 +5,8 @@
 
 #include <fstream>
 
-#include "model/fio_job.h"
-#include "model/options.h"
+#include "model/host/fio_job.h"
+#include "model/sim/options.h"
 
 namespace {
 

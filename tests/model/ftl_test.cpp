@@ -5,9 +5,9 @@
 #include <deque>
 #include <vector>
 
-#include "model/flash_media.h"
+#include "model/nand/flash_media.h"
 #include "model/ftl/ftl.h"
-#include "model/random.h"
+#include "model/sim/random.h"
 
 namespace ssd {
 namespace {

@@ -17,6 +17,8 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.over_provisioning = cfg.ftl_op;
   p.gc_threshold = cfg.gc_threshold;
   p.map_entry_bytes = cfg.dram.map_entry_bytes;
+  p.dram_bytes = cfg.dram.size - cfg.dram.write_cache;
+  p.options = cfg.ftl_options;
   p.cycles = cfg.cpu.ftl;
   return p;
 }
@@ -29,6 +31,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
   host.register_b_transport(this, &Controller::b_transport);
+  if (cfg.idle_after != sc_core::SC_ZERO_TIME) sc_core::sc_spawn([this] { background(); }, "background");
   flash_trans_.set_extension(&flash_cmd_);
   dram_trans_.set_extension(&dram_cmd_);
 }
@@ -89,6 +92,58 @@ void Controller::precondition(Precondition state, double overwrite_fraction, uin
 }
 
 void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  serve(trans, delay);
+  // Background work waits for the host to be quiet from its last completion.
+  last_host_done_ = std::max(last_host_done_, sc_core::sc_time_stamp() + delay);
+  host_event_.notify();
+}
+
+void Controller::begin(const HostCommand& cmd, uint64_t first, uint64_t last) {
+  const ftl::HostRun::Op op = cmd.op == HostOp::Read    ? ftl::HostRun::Op::Read
+                              : cmd.op == HostOp::Write ? ftl::HostRun::Op::Write
+                                                        : ftl::HostRun::Op::Trim;
+  uint64_t& next = next_lpn_[size_t(op)];
+  ftl_->begin_command({op, first, last - first + 1, first == next});
+  next = last + 1;
+}
+
+void Controller::background() {
+  // The firmware's idle loop: once the host has been quiet for idle_after,
+  // ask the FTL for a slice of background work and issue its NAND ops one at
+  // a time (a host command arriving meanwhile books its ops between them, so
+  // it waits at most for the op in flight on its die); repeat while quiet.
+  ftl::FtlWork work;
+  std::vector<sc_time> done;
+  const FlashGeometry& g = cfg_.nand.geometry;
+  for (;;) {
+    const sc_time now = sc_core::sc_time_stamp(), quiet_at = last_host_done_ + cfg_.idle_after;
+    if (now < quiet_at) {
+      sc_core::wait(quiet_at - now, host_event_);
+      continue;
+    }
+    work.clear();
+    if (!ftl_->background(work)) {
+      sc_core::wait(host_event_);  // nothing to do until the host gives the FTL more
+      continue;
+    }
+    ++background_slices_;
+    sc_time t = charge(work, now);
+    t = cpu_.execute(t, cfg_.cpu.page_cycles * work.ops.size());
+    done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
+    sc_time all = t;
+    for (size_t i = 0; i < work.ops.size(); ++i) {
+      const ftl::FlashOp& op = work.ops[i];
+      sc_time start = std::max(t, sc_core::sc_time_stamp());
+      if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
+      if (op.barrier) start = std::max(start, all);
+      done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
+      all = std::max(all, done[i]);
+      sc_core::wait(done[i] - sc_core::sc_time_stamp());  // the op runs; then the next is issued
+    }
+  }
+}
+
+void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
   const sc_time now = sc_core::sc_time_stamp();
   const uint32_t page = cfg_.nand.geometry.page_size;
@@ -99,6 +154,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const uint64_t first = cmd.offset / page;
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
   const uint64_t tag = cmd.data_tag;
+  if (cmd.op != HostOp::Flush && cmd.bytes) begin(cmd, first, last);
   switch (cmd.op) {
     case HostOp::Read:
       cmd.ready.clear();

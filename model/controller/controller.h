@@ -42,6 +42,8 @@ class Controller : public sc_core::sc_module {
   ControllerCpu& cpu() { return cpu_; }
   const ControllerCpu& cpu() const { return cpu_; }
   const WriteCache& write_cache() const { return cache_; }
+  // Slices of idle-time work the FTL returned (ftl.idle_after).
+  uint64_t background_slices() const { return background_slices_; }
   uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
 
   // Drive states before the timed phase, applied functionally (no timing).
@@ -53,6 +55,11 @@ class Controller : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  void serve(tlm::tlm_generic_payload& trans, sc_time& delay);
+  // Tell the FTL about the command's page run before its pages.
+  void begin(const ssdtlm::HostCommand& cmd, uint64_t first, uint64_t last);
+  // The idle-time thread (ftl.idle_after > 0).
+  void background();
   // Read one page from `at`; with `content`, append what the page held.
   // `bytes`: how much of the page the host wants (nand.partial_read).
   sc_time read_page(uint32_t lpn, uint32_t bytes, const sc_time& at, std::vector<ssdtlm::PageData>* content);
@@ -80,6 +87,10 @@ class Controller : public sc_core::sc_module {
   std::unique_ptr<ftl::Ftl> ftl_;
   WriteCache cache_;
   uint64_t version_ = 0;  // tags each written page
+  uint64_t next_lpn_[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};  // per op: the page after the last command's
+  sc_time last_host_done_ = sc_core::SC_ZERO_TIME;  // latest completion given to a host command
+  sc_core::sc_event host_event_;                     // a host command arrived
+  uint64_t background_slices_ = 0;
   ftl::FtlWork work_;      // reused: no allocation per page
   // Reused payloads: b_transport calls never wait, so one of each suffices.
   tlm::tlm_generic_payload flash_trans_, dram_trans_;

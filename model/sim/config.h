@@ -103,6 +103,8 @@ struct SimConfig {
   CpuConfig cpu;
   SataConfig sata;
   std::string ftl_name = "page";
+  ftl::FtlOptions ftl_options;     // the selected FTL's own declared options
+  sc_time idle_after = sc_core::SC_ZERO_TIME;  // host idle this long: FTL background work (0: never)
   double ftl_op = 0.07;
   uint32_t gc_threshold = 2;
   WorkloadConfig workload;

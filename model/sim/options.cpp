@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -18,7 +19,7 @@ namespace po = boost::program_options;
 
 namespace ssd {
 
-const std::vector<OptionSpec>& option_specs() {
+const std::vector<OptionSpec>& core_option_specs() {
   // clang-format off
   static const std::vector<OptionSpec> specs{
     {"nand.channels",          "8",      "count", "NAND channels (independent buses)"},
@@ -58,6 +59,8 @@ const std::vector<OptionSpec>& option_specs() {
     {"ftl.name",               "page",   "name",  "FTL plug-in (--list-ftls)"},
     {"ftl.op",                 "0.07",   "fraction", "spare area as a fraction of user capacity (0.07 or 7%)"},
     {"ftl.gc_threshold",       "2",      "blocks","GC starts when a die has this many free blocks or fewer"},
+    {"ftl.idle_after",         "0",      "time",  "host idle this long: the firmware runs the FTL's background work (GC, merges); 0 = never"},
+    {"ftl.plugin",             "",       "path",  "load FTL plug-ins from this shared library (command line only, before the options it adds)"},
     {"precondition",           "seq-fill","none|seq-fill|used", "drive state before the timed phase"},
     {"precondition.overwrite", "1.0",    "fraction", "used: random 4 KiB overwrites after the fill, as a fraction of capacity"},
     {"workload.rw",            "randrw", "pattern", "read, write, randread, randwrite, randrw, rw (= readwrite)"},
@@ -104,6 +107,7 @@ const std::vector<OptionSpec>& option_specs() {
   return specs;
 }
 
+
 namespace {
 
 po::options_description describe() {
@@ -148,6 +152,7 @@ std::string trim(const std::string& s) {
 
 Options Options::parse(int argc, const char* const* argv) {
   Options o;
+  load_plugins(argc, argv);
   for (const auto& s : option_specs()) o.settings_[s.key] = {s.fallback, "default"};
   const po::options_description desc = describe();
   po::parsed_options parsed(&desc);
@@ -230,6 +235,8 @@ void Options::load_file(const std::string& path) {
   }
   for (const auto& opt : parsed.options) {
     if (opt.string_key == "config") throw OptionError(path + ": 'config' cannot be nested in a config file");
+    if (opt.string_key == "ftl.plugin")
+      throw OptionError(path + ": 'ftl.plugin' is command line only (its options must be known before files are read)");
     const int n = line_of.count(opt.string_key) ? line_of[opt.string_key] : 0;
     set(opt.string_key, opt.value.at(0), path + (n ? ": line " + std::to_string(n) : ""));
   }
@@ -412,6 +419,8 @@ void Options::build() {
   c.ftl_op = fraction("ftl.op");
   if (c.ftl_op <= 0) throw error("ftl.op", "the FTL needs some spare area (> 0)");
   c.gc_threshold = uint32_t(count("ftl.gc_threshold", 1, 1u << 20));
+  c.idle_after = duration("ftl.idle_after", kMaxRunTime);
+  build_ftl();
   // The FTL's spare must hold the GC threshold plus its two open blocks.
   const double user_blocks_per_die = double(g.blocks_per_die()) / (1.0 + c.ftl_op);
   if (double(g.blocks_per_die()) - std::ceil(user_blocks_per_die) < c.gc_threshold + 2)

@@ -26,7 +26,10 @@ struct OptionSpec {
   std::string unit;      // shown in --help
   std::string help;
 };
-const std::vector<OptionSpec>& option_specs();
+// Every option: the core table and the options of the registered FTLs.
+std::vector<OptionSpec> option_specs();
+// The core table alone (what does not depend on the FTL plug-ins).
+const std::vector<OptionSpec>& core_option_specs();
 
 class Options {
  public:
@@ -59,6 +62,8 @@ class Options {
   void set(const std::string& key, const std::string& value, const std::string& origin);
   void load_file(const std::string& path);
   void build();  // settings -> typed, validated SimConfig
+  void build_ftl();  // the selected FTL's own options (options_ftl.cpp)
+  static void load_plugins(int argc, const char* const* argv);
 
   uint64_t count(const std::string& key, uint64_t min, uint64_t max) const;
   uint64_t size(const std::string& key, bool allow_zero = true) const;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "model/sim/log.h"
 #include "model/sim/options.h"
@@ -121,7 +122,10 @@ nlohmann::json Simulation::report() const {
   const ftl::FtlStats& fs = ctl.ftl().stats();
   const FlashGeometry& g = cfg_.nand.geometry;
   json dev;
-  dev["ftl"] = cfg_.ftl_name;
+  json ftl_stats = json::object();
+  for (const ftl::FtlStat& s : ctl.ftl().extra_stats())
+    ftl_stats[s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
+  dev["ftl"] = {{"name", cfg_.ftl_name}, {"stats", ftl_stats}};
   dev["raw_capacity_bytes"] = g.bytes();
   dev["user_capacity_bytes"] = ctl.user_bytes();
   dev["write_amplification"] = fs.write_amplification();
@@ -132,11 +136,16 @@ nlohmann::json Simulation::report() const {
   dev["trimmed_pages"] = fs.trimmed_pages;
   dev["unmapped_reads"] = fs.unmapped_reads;
   uint64_t emin = UINT64_MAX, emax = 0, esum = 0;
+  std::map<uint64_t, uint64_t> histogram;  // erase count -> blocks
   for (uint32_t b = 0; b < g.blocks(); ++b) {
     const uint64_t e = ctl.media().erase_count(BlockId(b));
     emin = std::min(emin, e), emax = std::max(emax, e), esum += e;
+    ++histogram[e];
   }
-  dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}};
+  json hist = json::object();
+  for (const auto& [e, n] : histogram) hist[std::to_string(e)] = n;
+  dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}, {"histogram", hist}};
+  dev["background_slices"] = ctl.background_slices();
   json channels = json::array(), dies = json::array();
   for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
     const NandChannel& ch = *drive_->channels[c];

@@ -10,7 +10,6 @@ namespace ssd {
 using ssdtlm::HostCommand;
 using ssdtlm::HostOp;
 
-namespace {
 ftl::FtlParams ftl_params(const SimConfig& cfg) {
   ftl::FtlParams p;
   p.geometry = cfg.nand.geometry;
@@ -22,7 +21,6 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.cycles = cfg.cpu.ftl;
   return p;
 }
-}  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
     : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), log_(log::get(this->name())),
@@ -216,14 +214,9 @@ sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
 }
 
 ssdtlm::PageData Controller::page_data(const ftl::FtlWork& work) const {
-  // What the firmware actually read: the last host (non-GC) page read of the
-  // FTL's list (earlier reads may be the FTL's own, e.g. map pages).
-  for (auto op = work.ops.rbegin(); op != work.ops.rend(); ++op)
-    if (op->kind == ftl::FlashOp::Kind::Read && !op->gc) {
-      const PageContent c = media_.read(op->ppn);
-      return {c.lpn, c.version};
-    }
-  return {};  // unmapped
+  PageContent c;
+  if (!work.returns(media_, c)) return {};  // unmapped
+  return {c.lpn, c.version};
 }
 
 bool Controller::partial_page(const HostCommand& cmd, uint64_t lpn) const {

@@ -27,6 +27,9 @@
 
 namespace ssd {
 
+// The FTL's parameters as the firmware builds them from the configuration.
+ftl::FtlParams ftl_params(const SimConfig& cfg);
+
 class Controller : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Controller> host;

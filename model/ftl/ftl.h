@@ -48,12 +48,30 @@ struct FtlWork {
   uint32_t map_reads = 0;    // mapping-table entries read from DRAM
   uint32_t map_writes = 0;   // mapping-table entries written to DRAM
   std::vector<FlashOp> ops;
+  // A read served from the FTL's own RAM (e.g. a block FTL's write buffer in
+  // controller SRAM), with no flash read: what that copy holds.
+  bool buffered = false;
+  PageContent buffer_content;
   // Functional-only runs (preconditioning) have no timing: skip listing ops.
   bool record_ops = true;
   void add(const FlashOp& op) {
     if (record_ops) ops.push_back(op);
   }
-  void clear() { cpu_cycles = 0; map_reads = map_writes = 0; ops.clear(); }
+  void clear() {
+    cpu_cycles = 0;
+    map_reads = map_writes = 0;
+    ops.clear();
+    buffered = false;
+  }
+  // What a read in this work returns: the buffered copy, else the page of
+  // the last host (non-GC) read op (earlier reads may be the FTL's own, e.g.
+  // map pages), else nothing (unmapped: zeros).
+  bool returns(const FlashMedia& media, PageContent& out) const {
+    if (buffered) return out = buffer_content, true;
+    for (auto op = ops.rbegin(); op != ops.rend(); ++op)
+      if (op->kind == FlashOp::Kind::Read && !op->gc) return out = media.read(op->ppn), true;
+    return false;
+  }
 };
 
 // Firmware cost of each FTL step, in controller cycles (config `cpu.cycles.*`).

@@ -62,9 +62,9 @@ OpCount count(const ftl::FtlWork& w) {
   return c;
 }
 
-// Merge ops are ordered: each copy's program after its read, no read of a
-// block after its erase, erases after every earlier op (barrier), the host
-// page last and after them all.
+// Merge ops are ordered: each copy's program after its read (a pad after
+// the op before it), no read of a block after its erase, erases after every
+// earlier op (barrier), the host page last and after them all.
 void expect_ordered(const ftl::FtlWork& w, uint32_t pages_per_block) {
   std::vector<uint32_t> erased;
   for (size_t i = 0; i < w.ops.size(); ++i) {
@@ -75,8 +75,18 @@ void expect_ordered(const ftl::FtlWork& w, uint32_t pages_per_block) {
     } else if (op.kind == Kind::Erase) {
       EXPECT_TRUE(op.barrier) << i;
       erased.push_back(block);
-    } else if (op.gc && op.after >= 0 && w.ops[size_t(op.after)].kind == Kind::Read) {
-      EXPECT_EQ(w.ops[size_t(op.after)].gc, true) << i;
+    } else if (op.gc) {
+      // A copy after its read; a pad after the op before it (its block's
+      // previous page, or that block's erase).
+      if (op.after < 0) {
+        EXPECT_EQ(i, 0u) << "program " << i << " unordered";
+        continue;
+      }
+      if (w.ops[size_t(op.after)].kind == Kind::Read) {
+        EXPECT_TRUE(w.ops[size_t(op.after)].gc) << i;
+      } else {
+        EXPECT_EQ(size_t(op.after), i - 1) << i;
+      }
     }
   }
   if (w.ops.size() > 1) {

@@ -453,3 +453,39 @@ TEST(HybridTiming, WriteThatForcesAFullMergeWaitsForItsCopiesAndErases) {
 
 }  // namespace
 }  // namespace ssd
+
+namespace ssd {
+namespace {
+
+using namespace ssdtest;
+
+TEST(HybridTiming, UsedThenLeftIdleMergesItsLogBlocks) {
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--nand.pages_per_block=4",
+                                    "--precondition=none", "--ftl.name=bast", "--ftl.idle_after=1ms"}));
+  Simulation sim(opts.config());
+  // LPN 1 and LPN 5 open one log each (page 0 holding offset 1: not in
+  // order). The host then stays quiet: two idle slices, each a full merge
+  // of one logical block: a pad at offset 0, then the copy of offset 1.
+  std::vector<HostRequest> reqs;
+  for (uint64_t lpn : {1, 5}) {
+    HostRequest q;
+    q.op = ssdtlm::HostOp::Write, q.offset = lpn * 4096, q.bytes = 4096;
+    reqs.push_back(q);
+  }
+  Timed src(reqs);
+  sim.run(&src, 1);
+  const auto r = sim.report();
+  const auto& s = r["device"]["ftl"]["stats"];
+  EXPECT_EQ(r["device"]["background_slices"], 2);
+  EXPECT_EQ(s["log_blocks_in_use"]["value"], 0.0);
+  EXPECT_EQ(s["full_merges"]["value"], 2.0);
+  EXPECT_EQ(s["merge_pages_copied"]["value"], 2.0);
+  EXPECT_EQ(s["merge_pages_padded"]["value"], 2.0);
+  // Per slice: 1 read, 2 programs (pad, copy), 1 erase (the log).
+  EXPECT_EQ(r["device"]["channels"][0]["gc_reads"], 2);
+  EXPECT_EQ(r["device"]["channels"][0]["gc_programs"], 4);
+  EXPECT_EQ(r["device"]["channels"][0]["gc_erases"], 2);
+}
+
+}  // namespace
+}  // namespace ssd

@@ -321,3 +321,10 @@ TEST(ConsistencyRecipe, ShowsPlateauDropAndSteadyState) {
 }
 
 }  // namespace
+
+namespace {
+// An FTL that cannot run the configuration names its option (exit 2).
+TEST(FtlConfig, TooManyLogBlocksNamesTheOption) {
+  expect_bad(kSmall + "--ftl.name=bast --ftl.log_blocks=500", "option '--ftl.log_blocks': ftl.log_blocks=500 exceeds");
+}
+}  // namespace

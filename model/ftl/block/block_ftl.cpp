@@ -14,32 +14,44 @@ FtlRegistration registration(
     {{"ftl.block.buffer", "4", "count",
       "block FTL: controller SRAM write buffer, in pages (1..pages_per_block); it coalesces writes to one "
       "logical block before they reach flash. Default 4 (16 KiB of 4 KiB pages): a DRAM-less JMF602A-class "
-      "controller has only tens of KiB of SRAM for buffers and tables; the JMF602B doubled it (try 8)"}});
+      "controller has only tens of KiB of SRAM for buffers and tables; the JMF602B doubled it (try 8)"},
+     {"ftl.block.stripe", "1", "count",
+      "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
+      "order); a logical block is stripe x pages_per_block pages, its RMW and a sequential stream run on that "
+      "many dies at once. 1 = a logical block on one die (L % dies); must divide the number of dies"}});
 }  // namespace
 
 BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
     : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(geo_, p.over_provisioning)) {
-  const uint32_t ppb = geo_.pages_per_block;
+  const double stripe = p.options.get("ftl.block.stripe");
+  if (stripe < 1 || stripe > geo_.dies() || stripe != std::floor(stripe) || geo_.dies() % uint32_t(stripe))
+    throw FtlConfigError("ftl.block.stripe", "a logical block must stripe over a divisor of the " +
+                                                 std::to_string(geo_.dies()) + " dies, not " + std::to_string(stripe));
+  stripe_ = uint32_t(stripe);
+  groups_ = geo_.dies() / stripe_;
+  lpb_ = stripe_ * geo_.pages_per_block;
   const double buffer = p.options.get("ftl.block.buffer");
-  if (buffer < 1 || buffer > ppb || buffer != std::floor(buffer))
-    throw FtlConfigError("ftl.block.buffer", "the write buffer must hold 1 to pages_per_block (" +
-                                                 std::to_string(ppb) + ") pages, not " + std::to_string(buffer));
+  if (buffer < 1 || buffer > lpb_ || buffer != std::floor(buffer))
+    throw FtlConfigError("ftl.block.buffer", "the write buffer must hold 1 to the pages of a logical block (" +
+                                                 std::to_string(lpb_) + ": stripe x pages_per_block) pages, not " +
+                                                 std::to_string(buffer));
   buffer_pages_ = uint32_t(buffer);
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
-  logical_blocks_ = uint32_t((user_pages_ + ppb - 1) / ppb);
-  // Die 0 holds the most logical blocks (L % dies); each needs its own
-  // block, plus one for the logical block in rewrite and one merge target.
-  const uint64_t on_die0 = (uint64_t(logical_blocks_) + geo_.dies() - 1) / geo_.dies();
-  if (uint64_t(geo_.blocks_per_die()) < on_die0 + 2)
-    throw std::invalid_argument("spare area too small: the block FTL maps " + std::to_string(on_die0) +
-                                " logical blocks onto die 0 of " + std::to_string(geo_.blocks_per_die()) +
+  logical_blocks_ = uint32_t((user_pages_ + lpb_ - 1) / lpb_);
+  // Group 0 holds the most logical blocks (L % groups); each needs its own
+  // block set, plus one for the logical block in rewrite and one merge target.
+  const uint64_t on_group0 = (uint64_t(logical_blocks_) + groups_ - 1) / groups_;
+  if (uint64_t(geo_.blocks_per_die()) < on_group0 + 2)
+    throw std::invalid_argument("spare area too small: the block FTL maps " + std::to_string(on_group0) +
+                                " logical blocks onto dies of " + std::to_string(geo_.blocks_per_die()) +
                                 " blocks and needs 2 spare blocks per die for merges (raise ftl.op)");
   lb_.resize(logical_blocks_);
-  state_.assign(uint64_t(logical_blocks_) * ppb, PageState::Empty);
-  dirty_.assign(geo_.blocks(), 0);
-  free_.resize(geo_.dies());
-  for (uint32_t d = 0; d < geo_.dies(); ++d)
-    for (uint32_t b = 0; b < geo_.blocks_per_die(); ++b) free_[d].push_back(geo_.block(DieId(d), b).v);
+  state_.assign(uint64_t(logical_blocks_) * lpb_, PageState::Empty);
+  dirty_.assign(uint64_t(groups_) * geo_.blocks_per_die(), 0);
+  free_.resize(groups_);
+  for (uint32_t g = 0; g < groups_; ++g)
+    for (uint32_t k = 0; k < geo_.blocks_per_die(); ++k) free_[g].push_back(k);
+  last_op_.assign(geo_.dies(), -1);
   buffer_.reserve(buffer_pages_);
 }
 
@@ -58,18 +70,18 @@ int BlockFtl::find_buffered(uint32_t offset) const {
 }
 
 Ppn BlockFtl::lookup(Lpn lpn) const {
-  const uint32_t ppb = geo_.pages_per_block, off = lpn.v % ppb;
-  const Logical& l = lb_[lpn.v / ppb];
+  const uint32_t lb = uint32_t(lpn.v / lpb_), off = uint32_t(lpn.v % lpb_);
+  const Logical& l = lb_[lb];
   if (state_[lpn.v] != PageState::Valid) return Ppn();
-  return page(off < l.wp ? l.cur : l.old, off);
+  return page(lb, off < l.wp ? l.cur : l.old, off);
 }
 
 void BlockFtl::read(Lpn lpn, FtlWork& work) {
   work.cpu_cycles += params_.cycles.lookup;
   work.map_reads += 1;
-  const uint32_t lb = lpn.v / geo_.pages_per_block;
+  const uint32_t lb = lpn.v / lpb_;
   if (lb == buffer_lb_) {
-    const int i = find_buffered(lpn.v % geo_.pages_per_block);
+    const int i = find_buffered(lpn.v % lpb_);
     if (i >= 0) {  // the newest copy is in controller SRAM
       work.buffered = true;
       work.buffer_content = {lpn.v, buffer_[size_t(i)].version};
@@ -89,7 +101,7 @@ void BlockFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   work.cpu_cycles += params_.cycles.lookup;
   work.map_reads += 1;
   ++stats_.host_pages_written;
-  const uint32_t lb = lpn.v / geo_.pages_per_block, off = lpn.v % geo_.pages_per_block;
+  const uint32_t lb = lpn.v / lpb_, off = lpn.v % lpb_;
   if (!buffer_.empty() && buffer_lb_ != lb) flush(work);
   buffer_lb_ = lb;
   const int i = find_buffered(off);
@@ -105,9 +117,9 @@ void BlockFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
 void BlockFtl::trim(Lpn lpn, FtlWork& work) {
   work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
   work.map_reads += 1;
-  const uint32_t ppb = geo_.pages_per_block, lb = lpn.v / ppb;
+  const uint32_t lb = lpn.v / lpb_;
   if (lb == buffer_lb_) {
-    const int i = find_buffered(lpn.v % ppb);
+    const int i = find_buffered(lpn.v % lpb_);
     if (i >= 0) buffer_.erase(buffer_.begin() + i);
     if (buffer_.empty()) buffer_lb_ = kNone;
   }
@@ -117,35 +129,37 @@ void BlockFtl::trim(Lpn lpn, FtlWork& work) {
   ++stats_.trimmed_pages;
   Logical& l = lb_[lb];
   if (--l.valid > 0) return;
-  // No valid page left: both copies go back to the die's free pool, to be
+  // No valid page left: both copies go back to the group's free pool, to be
   // erased when reused (a TRIM's own work schedules no flash operation).
-  for (uint32_t b : {l.cur, l.old})
-    if (b != kNone) {
-      dirty_[b] = 1;
+  const uint32_t g = group_of(lb);
+  for (uint32_t set : {l.cur, l.old})
+    if (set != kNone) {
+      dirty_[uint64_t(g) * geo_.blocks_per_die() + set] = 1;
       ++dirty_count_;
-      free_[die_of(lb)].push_back(b);
-      ++x_.blocks_freed_by_trim;
+      free_[g].push_back(set);
+      x_.blocks_freed_by_trim += stripe_;
     }
   l = Logical{};
   if (rewriting_ == lb) rewriting_ = kNone;
-  std::fill(state_.begin() + uint64_t(lb) * ppb, state_.begin() + uint64_t(lb + 1) * ppb, PageState::Empty);
+  std::fill(state_.begin() + uint64_t(lb) * lpb_, state_.begin() + uint64_t(lb + 1) * lpb_, PageState::Empty);
   work.map_writes += 1;  // the block map entry
 }
 
 bool BlockFtl::background(FtlWork& work) {
   // Idle time: first make the buffered pages durable, then erase the blocks
-  // TRIM gave back, one per slice, so later merges find them ready.
+  // TRIM gave back, one set per slice, so later merges find them ready.
   if (!buffer_.empty()) {
     flush(work);
     return true;
   }
   if (dirty_count_ == 0) return false;
-  for (uint32_t d = 0; d < geo_.dies(); ++d)
-    for (uint32_t b : free_[d])
-      if (dirty_[b]) {
+  for (uint32_t g = 0; g < groups_; ++g)
+    for (uint32_t set : free_[g])
+      if (dirty_[uint64_t(g) * geo_.blocks_per_die() + set]) {
+        last_op_.assign(geo_.dies(), -1);
         Emitter e{work};
-        erase(b, e);
-        dirty_[b] = 0;
+        erase(g, set, e);
+        dirty_[uint64_t(g) * geo_.blocks_per_die() + set] = 0;
         --dirty_count_;
         return true;
       }
@@ -158,6 +172,7 @@ void BlockFtl::flush(FtlWork& work) {
   std::sort(buffer_.begin(), buffer_.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
   const bool run = buffer_.back().offset - buffer_.front().offset + 1 == buffer_.size();  // one in-order run
   const Logical& l = lb_[lb];
+  last_op_.assign(geo_.dies(), -1);
   Emitter e{work};
   if (run && buffer_.front().offset == l.wp)
     append(lb, buffer_, e);
@@ -172,7 +187,7 @@ void BlockFtl::flush(FtlWork& work) {
 void BlockFtl::append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e) {
   Logical& l = lb_[lb];
   if (l.cur == kNone) {  // the logical block's first copy
-    l.cur = allocate(die_of(lb), e);
+    l.cur = allocate(group_of(lb), e);
     e.work.cpu_cycles += params_.cycles.map_update;
     e.work.map_writes += 1;
   }
@@ -185,7 +200,7 @@ void BlockFtl::append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e)
 void BlockFtl::rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e) {
   if (rewriting_ != kNone) close_rewrite(rewriting_, e);
   Logical& l = lb_[lb];
-  const uint32_t target = allocate(die_of(lb), e);
+  const uint32_t target = allocate(group_of(lb), e);
   // The valid pages before the run come along; the old copy keeps the rest.
   for (uint32_t off = 0; off < run.front().offset; ++off) fill(lb, target, off, nullptr, e);
   for (const Buffered& b : run) fill(lb, target, b.offset, &b, e);
@@ -202,21 +217,21 @@ void BlockFtl::rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e
 
 void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) {
   Logical& l = lb_[lb];
-  const uint32_t ppb = geo_.pages_per_block, top = highest_valid(lb, 0);
+  const uint32_t top = highest_valid(lb, 0);
   const uint32_t last = top == kNone ? pages.back().offset : std::max(top, pages.back().offset);
-  const uint32_t target = allocate(die_of(lb), e);
+  const uint32_t target = allocate(group_of(lb), e);
   size_t next = 0;  // the buffered pages, in offset order
   for (uint32_t off = 0; off <= last; ++off) {
     const Buffered* host = next < pages.size() && pages[next].offset == off ? &pages[next++] : nullptr;
     fill(lb, target, off, host, e);
   }
-  const uint64_t first = uint64_t(lb) * ppb;
-  for (uint32_t off = last + 1; off < ppb; ++off)  // stale pages above the new copy's end
+  const uint64_t first = uint64_t(lb) * lpb_;
+  for (uint32_t off = last + 1; off < lpb_; ++off)  // stale pages above the new copy's end
     if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
-  for (uint32_t b : {l.cur, l.old})
-    if (b != kNone) {
-      erase(b, e);
-      free_[die_of(lb)].push_back(b);
+  for (uint32_t set : {l.cur, l.old})
+    if (set != kNone) {
+      erase(group_of(lb), set, e);
+      free_[group_of(lb)].push_back(set);
       ++stats_.gc_runs;
     }
   if (rewriting_ == lb) rewriting_ = kNone;
@@ -241,83 +256,87 @@ void BlockFtl::close_rewrite(uint32_t lb, Emitter& e) {
 void BlockFtl::maybe_finish_rewrite(uint32_t lb, Emitter& e) {
   Logical& l = lb_[lb];
   if (l.old == kNone || highest_valid(lb, l.wp) != kNone) return;
-  const uint64_t first = uint64_t(lb) * geo_.pages_per_block;
-  for (uint32_t off = l.wp; off < geo_.pages_per_block; ++off)
+  const uint64_t first = uint64_t(lb) * lpb_;
+  for (uint32_t off = l.wp; off < lpb_; ++off)
     if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
-  erase(l.old, e);
-  free_[die_of(lb)].push_back(l.old);
+  erase(group_of(lb), l.old, e);
+  free_[group_of(lb)].push_back(l.old);
   ++stats_.gc_runs;
   l.old = kNone;
   if (rewriting_ == lb) rewriting_ = kNone;
 }
 
 void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffered* host, Emitter& e) {
-  const uint64_t lpn = uint64_t(lb) * geo_.pages_per_block + offset;
+  const uint64_t lpn = uint64_t(lb) * lpb_ + offset;
   PageState& s = state_[lpn];
   Logical& l = lb_[lb];
   if (host) {
     if (s != PageState::Valid) ++l.valid;
     s = PageState::Valid;
-    program(target, offset, {uint32_t(lpn), host->version}, false, e);
+    program(lb, target, offset, {uint32_t(lpn), host->version}, false, e);
     return;
   }
   if (s == PageState::Valid) {  // copy: read the page where it lives now, program it
-    const uint32_t src = offset < l.wp ? l.cur : l.old;
+    const Ppn src = page(lb, offset < l.wp ? l.cur : l.old, offset);
+    const uint32_t die = die_of(lb, offset);
     const int32_t read = int32_t(e.work.ops.size());
-    e.work.add({FlashOp::Kind::Read, page(src, offset), true, e.last_program});
-    e.merged = true;
-    const PageContent c = media_.read(BlockId(src), offset);
-    media_.program(BlockId(target), offset, c);
-    e.last_program = int32_t(e.work.ops.size());
-    e.work.add({FlashOp::Kind::Program, page(target, offset), true, read});
+    e.work.add({FlashOp::Kind::Read, src, true, last_op_[die]});
+    last_op_[die] = read;
+    program(lb, target, offset, media_.read(src), true, e);
     e.work.cpu_cycles += params_.cycles.gc_page;
     ++x_.rmw_pages_copied;
     ++stats_.gc_pages_moved;
-    ++stats_.flash_pages_written;
     return;
   }
   if (s == PageState::Trimmed) ++x_.trimmed_pages_skipped;  // stale: not read, not copied
   s = PageState::Empty;
-  program(target, offset, {}, true, e);  // filler: NAND programs a block's pages in order
+  program(lb, target, offset, {}, true, e);  // filler: NAND programs a block's pages in order
   ++x_.filler_pages;
 }
 
-void BlockFtl::program(uint32_t block, uint32_t offset, PageContent c, bool gc, Emitter& e) {
-  media_.program(BlockId(block), offset, c);
+void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, Emitter& e) {
+  const Ppn p = page(lb, set, offset);
+  media_.program(geo_.block_of(p), geo_.page_in_block(p), c);
+  // Each die's ops of a flush run in the order listed (its block's pages in
+  // order, a copy's read just before its program): a host page waits for the
+  // merge traffic before it on its die.
+  const uint32_t die = die_of(lb, offset);
   const int32_t index = int32_t(e.work.ops.size());
-  // Host pages wait for the merge traffic before them (barrier); otherwise
-  // programs of a block follow each other in page order.
-  const bool barrier = !gc && e.merged;
-  e.work.add({FlashOp::Kind::Program, page(block, offset), gc, barrier ? -1 : e.last_program, barrier});
-  if (gc) e.merged = true;
-  e.last_program = index;
+  e.work.add({FlashOp::Kind::Program, p, gc, last_op_[die]});
+  last_op_[die] = index;
   ++stats_.flash_pages_written;
 }
 
-void BlockFtl::erase(uint32_t block, Emitter& e) {
-  // After every op before it, among them the reads of this block.
-  media_.erase(BlockId(block));
-  e.work.add({FlashOp::Kind::Erase, geo_.first_page(BlockId(block)), true, -1, true});
-  e.merged = true;
+void BlockFtl::erase(uint32_t group, uint32_t set, Emitter& e) {
+  // One block per die of the group, each after the ops before it on its die
+  // (among them every read of that block).
+  for (uint32_t j = 0; j < stripe_; ++j) {
+    const uint32_t die = group * stripe_ + j;
+    const BlockId b = geo_.block(DieId(die), set);
+    media_.erase(b);
+    const int32_t index = int32_t(e.work.ops.size());
+    e.work.add({FlashOp::Kind::Erase, geo_.first_page(b), true, last_op_[die]});
+    last_op_[die] = index;
+  }
 }
 
-uint32_t BlockFtl::allocate(uint32_t die, Emitter& e) {
-  std::deque<uint32_t>& pool = free_[die];
-  if (pool.empty()) throw std::logic_error("block FTL: die " + std::to_string(die) + " has no free block");
-  const uint32_t b = pool.front();
+uint32_t BlockFtl::allocate(uint32_t group, Emitter& e) {
+  std::deque<uint32_t>& pool = free_[group];
+  if (pool.empty()) throw std::logic_error("block FTL: die group " + std::to_string(group) + " has no free block");
+  const uint32_t set = pool.front();
   pool.pop_front();
-  if (dirty_[b]) {  // freed by TRIM and not erased in idle time: erase it now, before its programs
-    dirty_[b] = 0;
+  uint8_t& dirty = dirty_[uint64_t(group) * geo_.blocks_per_die() + set];
+  if (dirty) {  // freed by TRIM and not erased in idle time: erase it now, before its programs
+    dirty = 0;
     --dirty_count_;
-    e.last_program = int32_t(e.work.ops.size());
-    erase(b, e);
+    erase(group, set, e);
   }
-  return b;
+  return set;
 }
 
 uint32_t BlockFtl::highest_valid(uint32_t lb, uint32_t from) const {
-  const uint64_t first = uint64_t(lb) * geo_.pages_per_block;
-  for (uint32_t off = geo_.pages_per_block; off-- > from;)
+  const uint64_t first = uint64_t(lb) * lpb_;
+  for (uint32_t off = lpb_; off-- > from;)
     if (state_[first + off] == PageState::Valid) return off;
   return kNone;
 }
@@ -351,52 +370,63 @@ void BlockFtl::reset_stats() {
 
 void BlockFtl::check_consistency() const {
   auto fail = [](const std::string& what) { throw std::logic_error("block FTL inconsistent: " + what); };
-  const uint32_t ppb = geo_.pages_per_block;
-  std::vector<uint8_t> owned(geo_.blocks(), 0);
-  auto own = [&](uint32_t b, uint32_t die, const std::string& who) {
-    if (b >= geo_.blocks() || owned[b]++) fail("block " + std::to_string(b) + " owned twice (" + who + ")");
-    if (geo_.die_of(BlockId(b)).v != die) fail(who + " in block " + std::to_string(b) + " off its die");
+  const uint32_t bpd = geo_.blocks_per_die();
+  std::vector<uint8_t> owned(uint64_t(groups_) * bpd, 0);  // block sets
+  auto own = [&](uint32_t g, uint32_t set, const std::string& who) {
+    if (set >= bpd || owned[uint64_t(g) * bpd + set]++)
+      fail("block set " + std::to_string(set) + " of die group " + std::to_string(g) + " owned twice (" + who + ")");
   };
   for (uint32_t lb = 0; lb < logical_blocks_; ++lb) {
     const Logical& l = lb_[lb];
     const std::string who = "logical block " + std::to_string(lb);
     if (l.cur == kNone && (l.wp || l.old != kNone || l.valid)) fail(who + " has no copy but state");
     if (l.cur != kNone) {
-      own(l.cur, die_of(lb), who);
-      if (l.wp == 0 || l.wp > ppb || !media_.is_programmed(page(l.cur, l.wp - 1)) ||
-          (l.wp < ppb && media_.is_programmed(page(l.cur, l.wp))))
-        fail(who + " write pointer " + std::to_string(l.wp) + " disagrees with the flash");
+      own(group_of(lb), l.cur, who);
+      if (l.wp == 0 || l.wp > lpb_) fail(who + " write pointer " + std::to_string(l.wp));
+      for (uint32_t j = 0; j < stripe_; ++j) {  // each member block holds its pages below wp, no more
+        const uint32_t n = (l.wp + stripe_ - 1 - j) / stripe_;
+        const Ppn first = page(lb, l.cur, j);
+        if ((n > 0 && !media_.is_programmed(Ppn(first.v + n - 1))) ||
+            (n < geo_.pages_per_block && media_.is_programmed(Ppn(first.v + n))))
+          fail(who + " write pointer " + std::to_string(l.wp) + " disagrees with the flash on its die " +
+               std::to_string(die_of(lb, j)));
+      }
     }
-    if (l.old != kNone) own(l.old, die_of(lb), who + " (old copy)");
+    if (l.old != kNone) own(group_of(lb), l.old, who + " (old copy)");
     if ((l.old != kNone) != (rewriting_ == lb)) fail(who + " old copy vs the block in rewrite");
     uint32_t valid = 0;
-    for (uint32_t off = 0; off < ppb; ++off) {
-      const uint64_t lpn = uint64_t(lb) * ppb + off;
+    for (uint32_t off = 0; off < lpb_; ++off) {
+      const uint64_t lpn = uint64_t(lb) * lpb_ + off;
       if (state_[lpn] == PageState::Empty) continue;
-      const uint32_t b = off < l.wp ? l.cur : l.old;
-      if (b == kNone || !media_.is_programmed(page(b, off)))
+      const uint32_t set = off < l.wp ? l.cur : l.old;
+      if (set == kNone || !media_.is_programmed(page(lb, set, off)))
         fail("LPN " + std::to_string(lpn) + " has data on flash that is not there");
       if (state_[lpn] != PageState::Valid) continue;
       if (lpn >= user_pages_) fail("LPN " + std::to_string(lpn) + " beyond the user capacity is valid");
-      const PageContent c = media_.read(BlockId(b), off);
+      const PageContent c = media_.read(page(lb, set, off));
       if (c.version && c.lpn != lpn) fail("LPN " + std::to_string(lpn) + " maps to a page of LPN " + std::to_string(c.lpn));
       ++valid;
     }
     if (valid != l.valid) fail(who + " valid count " + std::to_string(l.valid) + ", found " + std::to_string(valid));
   }
   uint32_t dirty = 0;
-  for (uint32_t d = 0; d < geo_.dies(); ++d)
-    for (uint32_t b : free_[d]) {
-      own(b, d, "free block");
-      if (dirty_[b]) ++dirty;
-      else if (media_.is_programmed(geo_.first_page(BlockId(b)))) fail("free block " + std::to_string(b) + " not erased");
+  for (uint32_t g = 0; g < groups_; ++g)
+    for (uint32_t set : free_[g]) {
+      own(g, set, "free");
+      if (dirty_[uint64_t(g) * bpd + set]) {
+        ++dirty;
+        continue;
+      }
+      for (uint32_t j = 0; j < stripe_; ++j)
+        if (media_.is_programmed(geo_.first_page(geo_.block(DieId(g * stripe_ + j), set))))
+          fail("free block set " + std::to_string(set) + " of die group " + std::to_string(g) + " not erased");
     }
   if (dirty != dirty_count_) fail("dirty block count");
-  for (uint32_t b = 0; b < geo_.blocks(); ++b)
-    if (!owned[b]) fail("block " + std::to_string(b) + " lost");
+  for (uint64_t i = 0; i < owned.size(); ++i)
+    if (!owned[i]) fail("block set " + std::to_string(i % bpd) + " of die group " + std::to_string(i / bpd) + " lost");
   if (buffer_.size() >= buffer_pages_ || (buffer_.empty() != (buffer_lb_ == kNone))) fail("write buffer state");
   for (size_t i = 0; i < buffer_.size(); ++i)
-    if (find_buffered(buffer_[i].offset) != int(i) || uint64_t(buffer_lb_) * ppb + buffer_[i].offset >= user_pages_)
+    if (find_buffered(buffer_[i].offset) != int(i) || uint64_t(buffer_lb_) * lpb_ + buffer_[i].offset >= user_pages_)
       fail("write buffer entry " + std::to_string(i));
 }
 

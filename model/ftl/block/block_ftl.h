@@ -3,7 +3,10 @@
 // controllers). A logical block (pages_per_block consecutive LPNs) maps to
 // one physical block, and a page keeps its offset: LPN % pages_per_block is
 // its page in the block. The block map is tiny (one entry per logical
-// block), which is why it fits in controller SRAM.
+// block), which is why it fits in controller SRAM. With `ftl.block.stripe`
+// = s > 1 a logical block is s x pages_per_block LPNs on s dies, its page i
+// on die i % s at page i / s, in blocks of the same index on each die (one
+// map entry still names the set).
 //
 // Writes first land in a small SRAM write buffer (`ftl.block.buffer` pages)
 // that holds pages of one logical block; it is flushed when full or when a
@@ -23,9 +26,10 @@
 //    and the old block(s) are erased.
 // NAND programs the pages of a block in order, so a hole (a page never
 // written, or trimmed) below a later page of a new copy is programmed with
-// filler. Logical block L lives on die L % dies, so sequential data stripes
-// over channels and dies. Merge traffic (copies, filler, erases) is marked
-// gc and the host pages of the flush wait for it. There is no other GC: the
+// filler. Logical block L lives on die group L % (dies / s), so sequential
+// data stripes over channels and dies. Merge traffic (copies, filler,
+// erases) is marked gc; on each die a flush's ops run in the order listed, so
+// a host page waits for the merge traffic before it. There is no other GC: the
 // spare blocks of a die are the targets of its merges. TRIM invalidates
 // pages; a logical block left with no valid page gives its blocks back
 // (erased on reuse, or in idle time).
@@ -59,7 +63,7 @@ class BlockFtl : public Ftl {
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
   enum class PageState : uint8_t { Empty, Valid, Trimmed };  // Trimmed: stale data still on flash
-  struct Logical {
+  struct Logical {           // copies are block sets (a block index on each die of the group)
     uint32_t cur = kNone;  // open copy: valid pages below wp live here
     uint32_t old = kNone;  // in rewrite: valid pages from wp up live here
     uint32_t wp = 0;       // next page to program in cur
@@ -69,17 +73,19 @@ class BlockFtl : public Ftl {
     uint32_t offset;
     uint64_t version;
   };
-  // Orders the NAND ops of one flush: a copy's read after the previous
-  // program of the new copy, its program after the read, host pages after
-  // everything before them, erases after every read of their block.
+  // The NAND ops of one flush, chained per die through last_op_ (each die's
+  // ops run in the order listed: a copy's read, then its program; the pages
+  // of a block in order; an erase after every read of its block).
   struct Emitter {
     FtlWork& work;
-    int32_t last_program = -1;
-    bool merged = false;  // merge traffic emitted: host programs wait for it
   };
 
-  uint32_t die_of(uint32_t lb) const { return lb % geo_.dies(); }
-  Ppn page(uint32_t block, uint32_t offset) const { return Ppn(block * geo_.pages_per_block + offset); }
+  uint32_t group_of(uint32_t lb) const { return lb % groups_; }
+  uint32_t die_of(uint32_t lb, uint32_t offset) const { return group_of(lb) * stripe_ + offset % stripe_; }
+  // Page `offset` of logical block `lb` in its block set `set`.
+  Ppn page(uint32_t lb, uint32_t set, uint32_t offset) const {
+    return Ppn(geo_.block(DieId(die_of(lb, offset)), set).v * geo_.pages_per_block + offset / stripe_);
+  }
   int find_buffered(uint32_t offset) const;
   void flush(FtlWork& work);
   void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
@@ -92,21 +98,24 @@ class BlockFtl : public Ftl {
   void close_rewrite(uint32_t lb, Emitter& e);
   // Erase the old copy once no valid page is left in it.
   void maybe_finish_rewrite(uint32_t lb, Emitter& e);
-  uint32_t allocate(uint32_t die, Emitter& e);
-  void erase(uint32_t block, Emitter& e);
-  void program(uint32_t block, uint32_t offset, PageContent c, bool gc, Emitter& e);
+  uint32_t allocate(uint32_t group, Emitter& e);  // a block set (erased first if TRIM left it dirty)
+  void erase(uint32_t group, uint32_t set, Emitter& e);
+  void program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, Emitter& e);
   uint32_t highest_valid(uint32_t lb, uint32_t from) const;  // kNone if none
 
   FtlParams params_;
   FlashGeometry geo_;
   FlashMedia& media_;
   uint64_t user_pages_;
+  uint32_t stripe_, groups_;  // dies per logical block; die groups
+  uint32_t lpb_;              // pages per logical block
   uint32_t logical_blocks_;
   uint32_t buffer_pages_;
   std::vector<Logical> lb_;
   std::vector<PageState> state_;     // per LPN: where its flash data stands
-  std::vector<std::deque<uint32_t>> free_;  // per die
-  std::vector<uint8_t> dirty_;       // per block: free but not yet erased (freed by TRIM)
+  std::vector<std::deque<uint32_t>> free_;  // per die group: free block sets (block index in each die)
+  std::vector<uint8_t> dirty_;       // per group x set: free but not yet erased (freed by TRIM)
+  std::vector<int32_t> last_op_;     // per die: the last op of the flush being built (-1: none)
   uint32_t dirty_count_ = 0;
   std::vector<Buffered> buffer_;
   uint32_t buffer_lb_ = kNone;

@@ -34,11 +34,12 @@ FlashGeometry geometry() {
   return g;
 }
 
-std::unique_ptr<ftl::Ftl> make(FlashMedia& media, double buffer = 4) {
+std::unique_ptr<ftl::Ftl> make(FlashMedia& media, double buffer = 4, double stripe = 1) {
   ftl::FtlParams p;
   p.geometry = media.geometry();
   p.over_provisioning = 0.25;
   p.options.number["ftl.block.buffer"] = buffer;
+  p.options.number["ftl.block.stripe"] = stripe;
   return ftl::FtlRegistry::instance().create("block", p, media);
 }
 
@@ -106,23 +107,23 @@ TEST(BlockFtl, RandomWriteToFullLogicalBlockCostsOneBlockRmw) {
   const Ppn now = f->lookup(Lpn(lpn(5, 0)));
   EXPECT_NE(g.block_of(now), g.block_of(old));
   EXPECT_EQ(g.die_of(now).v, 5 % kDies);  // the new copy stays on its die
-  // Programs in page order, each copy's read first; the host page waits for
-  // the merge traffic before it; the erase comes last, after every read.
+  // One chain on the die, in page order: each copy's read, then its
+  // program; the host page after the copies before it; the erase last.
   uint32_t next_page = 0;
   for (size_t i = 0; i < w.ops.size(); ++i) {
     const FlashOp& op = w.ops[i];
     EXPECT_EQ(g.die_of(op.ppn).v, 5 % kDies);
+    EXPECT_EQ(op.after, int32_t(i) - 1) << "op " << i;
     if (op.kind == Kind::Program) {
       EXPECT_EQ(g.page_in_block(op.ppn), next_page++);
       EXPECT_EQ(op.gc, g.page_in_block(op.ppn) != 7);
       if (op.gc) EXPECT_EQ(w.ops[size_t(op.after)].kind, Kind::Read);
-      else EXPECT_TRUE(op.barrier);
     } else if (op.kind == Kind::Read) {
       EXPECT_TRUE(op.gc);
       EXPECT_EQ(g.block_of(op.ppn), g.block_of(old));
     } else {
       EXPECT_EQ(i, w.ops.size() - 1);
-      EXPECT_TRUE(op.gc && op.barrier);
+      EXPECT_TRUE(op.gc);
       EXPECT_EQ(op.ppn, old);
     }
   }
@@ -293,10 +294,35 @@ TEST(BlockFtl, BufferBeyondBlockOrZeroIsRefusedNamingTheOption) {
       ADD_FAILURE() << "accepted a buffer of " << bad;
     } catch (const ftl::FtlConfigError& e) {
       EXPECT_EQ(e.key, "ftl.block.buffer");
-      EXPECT_NE(std::string(e.what()).find("pages_per_block (32)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("pages of a logical block (32"), std::string::npos) << e.what();
     }
   }
   EXPECT_NO_THROW(make(media, kPpb));
+  try {
+    make(media, 4, 3);  // 3 does not divide the 4 dies
+    ADD_FAILURE() << "accepted a stripe of 3";
+  } catch (const ftl::FtlConfigError& e) {
+    EXPECT_EQ(e.key, "ftl.block.stripe");
+  }
+}
+
+TEST(BlockFtl, StripedLogicalBlockPutsPageIOnDieIModStripe) {
+  FlashMedia media(geometry(), true);
+  auto f = make(media, 4, 2);
+  const FlashGeometry& g = media.geometry();
+  ftl::FtlWork w;
+  // Logical block 1 (64 pages) is in die group 1 of 2: dies 2 and 3, on
+  // channels 0 and 1; its page i is page i / 2 of the block on die 2 + i % 2.
+  f->begin_command({ftl::HostRun::Op::Write, 64, 64, false});
+  for (uint32_t l = 64; l < 128; ++l) f->write(Lpn(l), l, w);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const Ppn p = f->lookup(Lpn(64 + i));
+    EXPECT_EQ(g.die_of(p).v, 2 + i % 2) << i;
+    EXPECT_EQ(g.page_in_block(p), i / 2) << i;
+    EXPECT_EQ(g.block_of(p).v % g.blocks_per_die(), g.block_of(f->lookup(Lpn(64))).v % g.blocks_per_die());
+  }
+  EXPECT_EQ(f->map_bytes(), (6553u + 63u) / 64u * 4u);  // one entry per logical block
+  f->check_consistency();
 }
 
 TEST(BlockFtl, MapIsOneEntryPerLogicalBlock) {
@@ -310,9 +336,12 @@ TEST(BlockFtl, MapIsOneEntryPerLogicalBlock) {
 // Random command runs (some continuing the last, some trimmed, idle flushes)
 // reach every path: appends, rewrites and their closes, RMWs, filler, TRIM
 // freeing blocks; the data and the FTL's own check hold throughout.
-TEST(BlockFtl, RandomRunsReachEveryPathAndStayConsistent) {
+class Striped : public testing::TestWithParam<int> {};
+
+TEST_P(Striped, RandomRunsReachEveryPathAndStayConsistent) {
   FlashMedia media(geometry(), true);
-  auto f = make(media);
+  auto f = make(media, 4, GetParam());
+  const uint32_t lpb = kPpb * uint32_t(GetParam());
   const uint64_t n = f->user_pages();
   std::vector<uint64_t> shadow(n, 0);
   Random rng(99);
@@ -323,8 +352,8 @@ TEST(BlockFtl, RandomRunsReachEveryPathAndStayConsistent) {
     const bool seq = rng.below(2) == 0 && next + len <= n;
     // Trims of whole logical blocks now and then, so some are freed.
     const bool whole = rng.below(50) == 0;
-    const uint64_t first = whole ? rng.below(n / kPpb) * kPpb : seq ? next : rng.below(n - len + 1);
-    const uint64_t pages = whole ? kPpb : len;
+    const uint64_t first = whole ? rng.below(n / lpb) * lpb : seq ? next : rng.below(n - len + 1);
+    const uint64_t pages = whole ? lpb : len;
     const uint32_t dice = rng.percent();
     const auto op = whole || dice < 10 ? ftl::HostRun::Op::Trim : dice < 70 ? ftl::HostRun::Op::Write
                                                                            : ftl::HostRun::Op::Read;
@@ -354,6 +383,8 @@ TEST(BlockFtl, RandomRunsReachEveryPathAndStayConsistent) {
                         "blocks_freed_by_trim", "buffer_hits", "buffer_overwrites"})
     EXPECT_GT(stat(*f, s), 0) << s;
 }
+
+INSTANTIATE_TEST_SUITE_P(Dies, Striped, testing::Values(1, 2, 4));
 
 // --- Timing on an idle drive (tests/model/timing_drive.h), DRAM-less like
 // the JMF602: map and buffer in controller SRAM cost no DRAM access.
@@ -386,44 +417,64 @@ const uint64_t kXfer = ps_xfer(4096, kChannel), kErase = 2000000 * kNs, kGcPage 
 const uint64_t kPagesPerBlock = 64;  // the timing drive's
 // Host side of a 4 KiB write to the FTL, and its completion.
 const uint64_t kWriteIn = kCmd + ps_xfer(4096, kSata) + kDecode;
-// One block RMW on one die: for each of the ppb - 1 other pages a read (tR,
-// then the page out over the channel) and its program (the page back in,
-// tPROG), the die serialising them; the host page's program; the erase.
-const uint64_t kRmwFlash = (kPagesPerBlock - 1) * (kTr + kXfer + kXfer + kTprog) + (kXfer + kTprog) + kErase;
+// One block RMW with the new page at `offset`, on `stripe` dies (on different
+// channels): on each die, for each page of the logical block there (page i
+// on die i % stripe) but the new one, a read (tR, then the page out over the
+// channel) and its program (the page back in, tPROG), the die serialising
+// them; the new page's program; the erase of the old block. The dies run in
+// parallel: the RMW ends with the busiest.
+uint64_t rmw_flash(uint64_t stripe, uint64_t offset) {
+  uint64_t end = 0;
+  for (uint64_t die = 0; die < stripe; ++die) {
+    const uint64_t host = offset % stripe == die ? 1 : 0, copies = kPagesPerBlock - host;
+    end = std::max(end, copies * (kTr + kXfer + kXfer + kTprog) + host * (kXfer + kTprog) + kErase);
+  }
+  return end;
+}
 
-TEST(BlockFtlTiming, RandomWriteToFullLogicalBlockStallsForOneRmw) {
+class StripedRmw : public testing::TestWithParam<int> {};
+
+TEST_P(StripedRmw, RandomWriteToFullLogicalBlockStallsForOneRmw) {
+  const uint64_t stripe = uint64_t(GetParam()), lpb = stripe * kPagesPerBlock;
   const Options opts = parse(drive({"--ftl.name=block", "--dram.size=0", "--precondition=seq-fill",
-                                    "--ftl.block.buffer=4", "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"}));
+                                    "--ftl.block.buffer=4", "--ftl.block.stripe=" + std::to_string(stripe),
+                                    "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"}));
   Simulation sim(opts.config());
-  // seq-fill leaves n % ppb pages in the last logical block, of which
-  // (n % ppb) % 4 still in the buffer: the first timed write flushes them
-  // (an append, on another die); it lands in the buffer at logical block 0,
+  // seq-fill leaves n % lpb pages in the last logical block, of which
+  // (n % lpb) % 4 still in the buffer: the first timed write flushes them
+  // (an append, on other dies); it lands in the buffer at logical block 0,
   // offset 5. The second write, to logical block 1, flushes that page: a
-  // whole-block RMW of logical block 0 on die 0.
-  const uint64_t n = uint64_t(8.0 * 4 * 64 * 64 / 1.25), left = (n % kPagesPerBlock) % 4;
+  // whole-block RMW of logical block 0 on dies 0 .. stripe - 1.
+  const uint64_t n = uint64_t(8.0 * 4 * 64 * 64 / 1.25), left = (n % lpb) % 4;
   ASSERT_EQ(left, 1u);
-  Timed src({write_at(5 * 4096, 0), write_at(kPagesPerBlock * 4096, 1000000000 * kNs)});
+  Timed src({write_at(5 * 4096, 0), write_at(lpb * 4096, 1000000000 * kNs)});
   sim.run(&src, 1);
   const auto r = sim.report();
   const uint64_t append = kWriteIn + kLookup + ps_cycles(100, kClock) + kXfer + kTprog + kComplete;
   // FTL cycles: the lookup, per copied page its bookkeeping, the map update
-  // and recycling the old block; then one flash_op step per NAND command.
-  const uint64_t ops = 2 * (kPagesPerBlock - 1) + 1 + 1;
-  const uint64_t rmw = kWriteIn + ps_cycles(150 + (kPagesPerBlock - 1) * kGcPage + 200 + kGcVictim, kClock) +
-                       ps_cycles(100.0 * ops, kClock) + kRmwFlash + kComplete;
+  // and recycling the old block set; then one flash_op step per NAND command.
+  const uint64_t copies = lpb - 1, ops = 2 * copies + 1 + stripe;
+  const uint64_t rmw = kWriteIn + ps_cycles(double(150 + copies * kGcPage + 200 + kGcVictim), kClock) +
+                       ps_cycles(100.0 * double(ops), kClock) + rmw_flash(stripe, 5) + kComplete;
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), append / kNs);
   EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), rmw / kNs);
-  // The estimate, ppb x (tR + tPROG) + tBERS, leaves out the two
-  // channel transfers per copied page (2 x 102.4 us at 40 MB/s): 62.8 ms vs
-  // 75.8 ms here.
+  // The estimate, pages x (tR + tPROG) / dies + tBERS, leaves out
+  // the two channel transfers per copied page (2 x 102.4 us at 40 MB/s):
+  // 62.8 ms vs 75.8 ms here for one die.
   RecordProperty("rmw_latency_ns", std::to_string(rmw / kNs));
-  const auto& ch0 = r["device"]["channels"][0];
-  EXPECT_EQ(ch0["gc_reads"], kPagesPerBlock - 1);
-  EXPECT_EQ(ch0["gc_programs"], kPagesPerBlock - 1);
-  EXPECT_EQ(ch0["programs"], 1);
-  EXPECT_EQ(ch0["gc_erases"], 1);
+  uint64_t gc_reads = 0, gc_programs = 0, programs = 0, gc_erases = 0;
+  for (const auto& c : r["device"]["channels"]) {
+    gc_reads += c["gc_reads"].get<uint64_t>(), gc_programs += c["gc_programs"].get<uint64_t>();
+    programs += c["programs"].get<uint64_t>(), gc_erases += c["gc_erases"].get<uint64_t>();
+  }
+  EXPECT_EQ(gc_reads, copies);
+  EXPECT_EQ(gc_programs, copies);
+  EXPECT_EQ(programs, 2u);  // the appended page and the new one
+  EXPECT_EQ(gc_erases, stripe);
   EXPECT_EQ(r["device"]["ftl"]["stats"]["rmw_merges"]["value"], 1.0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Dies, StripedRmw, testing::Values(1, 2));
 
 TEST(BlockFtlTiming, SequentialWritesAtQd1StayFarBelowTheRmw) {
   const uint64_t ios = 4 * kPagesPerBlock;
@@ -443,7 +494,7 @@ TEST(BlockFtlTiming, SequentialWritesAtQd1StayFarBelowTheRmw) {
   const double mean = (double((ios - flushes) * (buffered / kNs)) + double((flushes - blocks) * (flush / kNs)) +
                        double(blocks * (first_flush / kNs))) / double(ios);
   EXPECT_NEAR(r["write"]["lat_ns"]["mean"].get<double>(), mean, 1.0);
-  EXPECT_LT(first_flush * 10, kRmwFlash);  // far below a random write's RMW
+  EXPECT_LT(first_flush * 10, rmw_flash(1, 5));  // far below a random write's RMW
   uint64_t programs = 0, other = 0;
   for (const auto& c : r["device"]["channels"]) {
     programs += c["programs"].get<uint64_t>();

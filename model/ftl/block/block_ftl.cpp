@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +20,12 @@ FtlRegistration registration(
       "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
       "order); a logical block is stripe x pages_per_block pages, its RMW and a sequential stream run on that "
       "many dies at once. 1 = a logical block on one die (L % dies); must divide the number of dies"}});
+// An option value as the user wrote it (counts are whole numbers).
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 }  // namespace
 
 BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
@@ -26,7 +33,7 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
   const double stripe = p.options.get("ftl.block.stripe");
   if (stripe < 1 || stripe > geo_.dies() || stripe != std::floor(stripe) || geo_.dies() % uint32_t(stripe))
     throw FtlConfigError("ftl.block.stripe", "a logical block must stripe over a divisor of the " +
-                                                 std::to_string(geo_.dies()) + " dies, not " + std::to_string(stripe));
+                                                 std::to_string(geo_.dies()) + " dies, not " + number(stripe));
   stripe_ = uint32_t(stripe);
   groups_ = geo_.dies() / stripe_;
   lpb_ = stripe_ * geo_.pages_per_block;
@@ -34,7 +41,7 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
   if (buffer < 1 || buffer > lpb_ || buffer != std::floor(buffer))
     throw FtlConfigError("ftl.block.buffer", "the write buffer must hold 1 to the pages of a logical block (" +
                                                  std::to_string(lpb_) + ": stripe x pages_per_block) pages, not " +
-                                                 std::to_string(buffer));
+                                                 number(buffer));
   buffer_pages_ = uint32_t(buffer);
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
   logical_blocks_ = uint32_t((user_pages_ + lpb_ - 1) / lpb_);

@@ -81,10 +81,14 @@ class BlockFtl : public Ftl {
   };
 
   uint32_t group_of(uint32_t lb) const { return lb % groups_; }
-  uint32_t die_of(uint32_t lb, uint32_t offset) const { return group_of(lb) * stripe_ + offset % stripe_; }
+  // (The stripe-of-one case skips the divisions: merges call these per page.)
+  uint32_t die_of(uint32_t lb, uint32_t offset) const {
+    return stripe_ == 1 ? group_of(lb) : group_of(lb) * stripe_ + offset % stripe_;
+  }
   // Page `offset` of logical block `lb` in its block set `set`.
   Ppn page(uint32_t lb, uint32_t set, uint32_t offset) const {
-    return Ppn(geo_.block(DieId(die_of(lb, offset)), set).v * geo_.pages_per_block + offset / stripe_);
+    const uint32_t in_block = stripe_ == 1 ? offset : offset / stripe_;
+    return Ppn(geo_.block(DieId(die_of(lb, offset)), set).v * geo_.pages_per_block + in_block);
   }
   int find_buffered(uint32_t offset) const;
   void flush(FtlWork& work);

@@ -15,14 +15,14 @@
 //    open copy, in order: one program per page, nothing else;
 //  - a rewrite (sequential streams only, see begin_command): the pages are
 //    one in-order run that does not continue the open copy: a new copy is
-//    opened on the same die, the valid pages before the run are copied into
+//    opened on the same dies, the valid pages before the run are copied into
 //    it, the run is programmed, and the old copy keeps the pages after the
 //    run until the stream has rewritten them (then it is erased without a
 //    copy) or the rewrite is closed (its remaining valid pages are copied);
 //    one logical block at a time may be in rewrite;
 //  - otherwise a read-modify-write (the quarter-second stall of these
 //    drives): every valid page of the old copy is read and programmed with
-//    the buffered pages, in page order, into a free block on the same die,
+//    the buffered pages, in page order, into a free block on the same dies,
 //    and the old block(s) are erased.
 // NAND programs the pages of a block in order, so a hole (a page never
 // written, or trimmed) below a later page of a new copy is programmed with

@@ -33,7 +33,6 @@ TEST(HostSide, OneHostCpuCapsIops) {
 TEST(HostSide, QueueDepthBeyondNcqWaitsInTheHost) {
   // QD 64 on NCQ 8: never more than 8 commands in the drive; the rest wait
   // in the host queue (slat), and the drive's throughput is that of QD 8.
-  const std::string lat = testing::TempDir() + "qd64.csv";
   auto r = simulate(drive({"--precondition=seq-fill", "--workload.rw=randread", "--workload.iodepth=64",
                            "--sata.ncq_depth=8", "--workload.number_ios=4000"}));
   EXPECT_EQ(r["read"]["total_ios"], 4000);

@@ -328,3 +328,9 @@ TEST(FtlConfig, TooManyLogBlocksNamesTheOption) {
   expect_bad(kSmall + "--ftl.name=bast --ftl.log_blocks=500", "option '--ftl.log_blocks': ftl.log_blocks=500 exceeds");
 }
 }  // namespace
+
+namespace {
+TEST(FtlConfig, BlockBufferBeyondABlockNamesTheOption) {
+  expect_bad(kSmall + "--ftl.name=block --ftl.block.buffer=1000", "option '--ftl.block.buffer'");
+}
+}  // namespace

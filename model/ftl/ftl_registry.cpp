@@ -46,6 +46,7 @@ std::map<std::string, std::string> FtlRegistry::list() const {
 void load_plugin(const std::string& path) {
   // RTLD_NOW: an unresolved symbol is reported here, not mid-run. The
   // library stays loaded for the life of the process (its FTLs may be used).
+  if (path.empty()) throw std::runtime_error("no FTL plug-in file given");
   // A name without a slash is a file here, as the option says, not a name
   // for dlopen to look up in the library search path.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;

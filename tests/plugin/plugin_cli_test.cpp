@@ -80,6 +80,10 @@ TEST(PluginCli, MissingFileIsRefused) {
                  {"--ftl.plugin", "/nonexistent/libnothing.so: cannot load FTL plug-in", "No such file"});
 }
 
+TEST(PluginCli, EmptyPathIsRefused) {
+  expect_refused(run("--ftl.plugin= --list-ftls"), {"--ftl.plugin", "no FTL plug-in file given"});
+}
+
 TEST(PluginCli, ARelativePathIsAFileNotALibrarySearch) {
   // dlopen would look a bare name up in the library path; the option is a file.
   const auto r = run("--ftl.plugin libc.so.6 --list-ftls");

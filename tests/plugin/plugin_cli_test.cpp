@@ -75,6 +75,27 @@ TEST(PluginCli, RunsWithEveryReadChecked) {
   EXPECT_GT(dev["gc_runs"].get<uint64_t>(), 0u) << "the timed phase ran no GC";
 }
 
+TEST(PluginCli, IdleWorkRunsThroughTheFirmwareWithEveryReadChecked) {
+  // One slot, 2 ms of think time after each IO: the host is idle for longer
+  // than ftl.idle_after, so the firmware asks the plug-in for background
+  // work, and after preconditioning every die is below the idle target.
+  const std::string job = ssdtest::tmp("plugin_idle.fio"), report = ssdtest::tmp("plugin_idle.json");
+  std::ofstream(job) << "[idle]\nrw=randrw\nbs=4k\niodepth=1\nthinktime=2000\nnumber_ios=300\n";
+  const auto r = run(kLoad + " --ftl.name=circular --ftl.circular_idle_free=4 --ftl.idle_after=500us"
+                     " --check.content=true --nand.channels=2 --nand.dies_per_channel=1 --nand.planes_per_die=1"
+                     " --nand.blocks_per_plane=64 --nand.pages_per_block=32 --ftl.op=0.25 --precondition=used"
+                     " --job " + job + " --report " + report);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = ssdtest::read_json(report);
+  const auto& dev = j["device"];
+  // Each slice the plug-in hands out reclaims one victim: the firmware's
+  // count of slices run and the plug-in's own count agree.
+  const double idle_runs = dev["ftl"]["stats"]["idle_gc_runs"]["value"];
+  EXPECT_GT(idle_runs, 0);
+  EXPECT_EQ(idle_runs, dev["background_slices"].get<double>());
+  EXPECT_EQ(dev["content_check"]["pages_checked"], j["jobs"][0]["read"]["total_ios"]);
+}
+
 TEST(PluginCli, MissingFileIsRefused) {
   expect_refused(run("--ftl.plugin /nonexistent/libnothing.so --list-ftls"),
                  {"--ftl.plugin", "/nonexistent/libnothing.so: cannot load FTL plug-in", "No such file"});

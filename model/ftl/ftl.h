@@ -234,9 +234,13 @@ void load_plugin(const std::string& path);
 
 // The entry points of an out-of-tree plug-in (one per shared library):
 //   SSDSIM_FTL_PLUGIN(registry) { registry.add("mine", "...", factory, options); }
-#define SSDSIM_FTL_PLUGIN(registry)                                                            \
-  extern "C" int ssdsim_ftl_plugin_api() { return ::ssd::ftl::kFtlApiVersion; }                \
-  extern "C" void ssdsim_ftl_plugin_register(::ssd::ftl::FtlRegistry& registry)
+// Exported even from a library built with -fvisibility=hidden.
+#define SSDSIM_FTL_PLUGIN(registry)                                                                  \
+  extern "C" __attribute__((visibility("default"))) int ssdsim_ftl_plugin_api() {                    \
+    return ::ssd::ftl::kFtlApiVersion;                                                               \
+  }                                                                                                  \
+  extern "C" __attribute__((visibility("default"))) void ssdsim_ftl_plugin_register(                 \
+      ::ssd::ftl::FtlRegistry& registry)
 
 namespace ssd::ftl {
 

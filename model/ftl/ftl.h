@@ -122,6 +122,7 @@ struct FtlParams {
   uint64_t dram_bytes = 0;          // DRAM left for the FTL after the write cache (0: DRAM-less)
   FtlCycleCosts cycles;
   FtlOptions options;               // the FTL's own declared options
+  uint64_t seed = 1;                // --seed: for FTLs that draw random numbers (reproducible runs)
 };
 
 // One host command as the firmware sees it before its pages: block-mapped

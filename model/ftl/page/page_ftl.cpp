@@ -134,34 +134,36 @@ void PageFtl::trim(Lpn lpn, FtlWork& work) {
 Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page) {
   Die& d = dies_[die];
   WritePoint& wp = for_gc && separate_ ? d.gc : d.host;
-  if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
-    if (wp.block != kNone) close_block(wp.block), wp.block = kNone;
-    // Host data never takes the last blocks: below the watermark GC runs to
-    // completion first, and at least one block always stays for GC, which
-    // draws on that reserve (it opens at most one block per victim, and the
-    // victim's own block comes back before it needs another).
-    if (!for_gc)
-      while ((d.free_blocks.size() < params_.gc_threshold || d.free_blocks.size() < 2) && collect(die, true, work)) {
-      }
-    // (Without hot/cold separation that GC shares this write point and may have opened a block.)
-    if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
-      if (wp.block != kNone) close_block(wp.block);
-      if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
-      if (wl_.dynamic()) {
-        const size_t i = wl_.pick_free(d.free_blocks);
-        wp.block = d.free_blocks[i];
-        d.free_blocks.erase(d.free_blocks.begin() + std::ptrdiff_t(i));
-      } else {
-        wp.block = d.free_blocks.front();
-        d.free_blocks.pop_front();
-      }
-      wp.next_page = 0;
-      state_[wp.block] = BlockState::Active;
-    }
-  }
+  if (wp.block == kNone || wp.next_page == geo_.pages_per_block) open_block(die, for_gc, wp, work);
   block = wp.block;
   page = wp.next_page++;
   return Ppn(block * geo_.pages_per_block + page);
+}
+
+void PageFtl::open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& work) {
+  Die& d = dies_[die];
+  if (wp.block != kNone) close_block(wp.block), wp.block = kNone;
+  // Host data never takes the last blocks: below the watermark GC runs to
+  // completion first, and at least one block always stays for GC, which
+  // draws on that reserve (it opens at most one block per victim, and the
+  // victim's own block comes back before it needs another).
+  if (!for_gc)
+    while ((d.free_blocks.size() < params_.gc_threshold || d.free_blocks.size() < 2) && collect(die, true, work)) {
+    }
+  // Without hot/cold separation that GC shares this write point and may have opened a block.
+  if (wp.block != kNone && wp.next_page < geo_.pages_per_block) return;
+  if (wp.block != kNone) close_block(wp.block);
+  if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
+  if (wl_.dynamic()) {
+    const size_t i = wl_.pick_free(d.free_blocks);
+    wp.block = d.free_blocks[i];
+    d.free_blocks.erase(d.free_blocks.begin() + std::ptrdiff_t(i));
+  } else {
+    wp.block = d.free_blocks.front();
+    d.free_blocks.pop_front();
+  }
+  wp.next_page = 0;
+  state_[wp.block] = BlockState::Active;
 }
 
 bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {

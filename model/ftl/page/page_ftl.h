@@ -68,6 +68,9 @@ class PageFtl : public Ftl {
   // Next free page on `die` for host or GC data; sets `block` and `page`
   // (avoiding divisions on the hot path) and returns the Ppn.
   Ppn allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page);
+  // The write point is full (or none is open): close it and open a free
+  // block, collecting victims first if host data would take the reserve.
+  __attribute__((noinline)) void open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& work);
   // Move a slice of the die's victim (choosing one if none), or all of it
   // with `finish`; erases it when done. False if nothing is reclaimable.
   bool collect(uint32_t die, bool finish, FtlWork& work);

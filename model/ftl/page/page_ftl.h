@@ -12,10 +12,11 @@
 // the time the host has used the pages it gives back); below the threshold,
 // victims are collected whole before host data may take a block.
 //
-// Policies (options ftl.gc.* and ftl.wl.*, all off or greedy by default, which
-// is the behaviour above): other victim policies (gc_policy.h), background GC
-// in idle time up to its own free-block watermark, host and GC data sharing
-// one open block instead of two, and dynamic and static wear levelling
+// Policies (options ftl.gc.* and ftl.wl.*; their defaults give exactly the
+// behaviour above): other victim policies (gc_policy.h), background GC in
+// idle time up to its own free-block watermark (only when the firmware has
+// idle time to give, ftl.idle_after > 0), host and GC data sharing one open
+// block instead of two, and dynamic and static wear levelling
 // (wear_leveling.h). See docs/ftl.md, section "page".
 
 #include <deque>

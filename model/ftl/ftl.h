@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -95,6 +96,10 @@ struct FtlOptionSpec {
 struct FtlOptions {
   std::map<std::string, double> number;
   std::map<std::string, std::string> text;
+  std::set<std::string> user_set;  // keys the user gave a value (not left at their default)
+  // An option that only matters with another option's value, set anyway,
+  // would be silently ignored: FTLs refuse that with FtlConfigError.
+  bool set_by_user(const std::string& key) const { return user_set.count(key) != 0; }
   double get(const std::string& key) const {
     auto it = number.find(key);
     if (it == number.end()) throw std::logic_error("FTL option '" + key + "' was not declared");
@@ -122,6 +127,7 @@ struct FtlParams {
   uint64_t dram_bytes = 0;          // DRAM left for the FTL after the write cache (0: DRAM-less)
   FtlCycleCosts cycles;
   FtlOptions options;               // the FTL's own declared options
+  uint64_t seed = 1;                // --seed: for FTLs that draw random numbers (reproducible runs)
 };
 
 // One host command as the firmware sees it before its pages: block-mapped

@@ -334,3 +334,12 @@ TEST(FtlConfig, BlockBufferBeyondABlockNamesTheOption) {
   expect_bad(kSmall + "--ftl.name=block --ftl.block.buffer=1000", "option '--ftl.block.buffer'");
 }
 }  // namespace
+
+namespace {
+TEST(FtlConfig, AnOptionOfAnotherPolicyIsRefused) {
+  expect_bad(kSmall + "--ftl.gc.policy=fifo --ftl.gc.d=4", "option '--ftl.gc.d': only applies to ftl.gc.policy=d-choice");
+}
+TEST(FtlConfig, PluginOptionOutOfRangeNamesTheOption) {
+  expect_bad(kSmall + "--ftl.gc.policy=d-choice --ftl.gc.d=0", "option '--ftl.gc.d'");
+}
+}  // namespace

@@ -17,9 +17,15 @@ class Tally:
         self.failures = {}                      # signature -> [count, spec, outcome, label]
         self.failed_runs = []                   # (label, spec, outcome) of every failure
         self.covered = {}
+        self.slow = 0                           # runs over 2 s
+        self.slowest = (0.0, "")
 
     def add(self, label, spec, out):
         self.runs += 1
+        if out.seconds > 2:
+            self.slow += 1
+        if out.seconds > self.slowest[0]:
+            self.slowest = (out.seconds, label)
         self.kinds[out.kind] += 1
         if out.kind == "refused":
             self.refusals[out.key] += 1
@@ -40,6 +46,7 @@ class Tally:
             by_kind[kind] += n
         if by_kind:
             print("   failures by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
+        print(f"   runs over 2 s: {self.slow}; slowest {self.slowest[0]:.1f} s ({self.slowest[1]})")
         for key, n in self.refusals.most_common(5):
             print(f"   refused {n}x: {key}")
 

@@ -33,6 +33,7 @@ class Outcome:
     key: str = ""                # what identifies the failure: invariant name, signal, normalised message
     problems: list = field(default_factory=list)
     argv: list = field(default_factory=list)
+    seconds: float = 0.0         # wall time of the run(s)
 
     @property
     def failed(self):
@@ -164,7 +165,9 @@ def run_once(spec, binary, work, timeout):
 
 def run_spec(spec, binary, work, timeout, repeat=False):
     """Outcome of a spec; with repeat, a second identical run must give the same report and log."""
+    t0 = time.monotonic()
     out, report, log = run_once(spec, binary, work, timeout)
+    out.seconds = time.monotonic() - t0
     if repeat and out.kind == "ok" and not spec.get("export-trace"):
         again, report2, log2 = run_once(spec, binary, work, timeout)
         if again.kind != "ok":

@@ -80,15 +80,16 @@ def _latency(check, op, name, lat, n):
     check(lo <= mean * (1 + EPS) + EPS and mean <= hi * (1 + EPS) + EPS, "lat-min-mean-max",
           f"{where}: min {lo}, mean {mean}, max {hi}")
     pct = sorted(((float(k), v) for k, v in lat.get("percentile", {}).items()))
-    check(len(pct) > 0, "lat-percentiles", f"{where} has no percentiles")
+    if not check(len(pct) > 0, "lat-percentiles", f"{where} has no percentiles"):
+        return
     values = [v for _, v in pct]
     check(all(x <= y for x, y in zip(values, values[1:])), "lat-percentiles-monotone", f"{where}: {values}")
     check(all(lo <= v <= hi for v in values), "lat-percentiles-in-range",
           f"{where}: percentiles {values[0]}..{values[-1]} outside [{lo}, {hi}]")
 
 
-def check_report(report, latency_rows=None, expect=None):
-    """Problems with one report; latency_rows: the parsed latency log or None.
+def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
+    """Problems with one report; latency_rows, timeseries_rows: the parsed CSV files or None.
 
     expect: optional dict with "records" (a replayed export: records the
     trace must hold) and "trace_bytes" (size of the replayed trace file)."""
@@ -197,7 +198,33 @@ def check_report(report, latency_rows=None, expect=None):
 
     if latency_rows is not None:
         _check_latency_log(check, latency_rows, report, ios, total, trace is None)
+    if timeseries_rows is not None:
+        _check_timeseries(check, timeseries_rows, report, ios)
     return check.problems
+
+
+def _check_timeseries(check, rows, report, ios):
+    """Each interval's IOPS x interval is a count of completions: per op they sum to total_ios."""
+    interval = parse_seconds(report["options"]["timeseries.interval"])
+    sums = {"read": 0.0, "write": 0.0, "trim": 0.0, "flush": 0.0}
+    last = -1.0
+    for r in rows:
+        try:
+            values = {k: float(v) for k, v in r.items()}
+        except (TypeError, ValueError):
+            check(False, "timeseries-row", f"unparsable row {r}")
+            return
+        if not check(all(math.isfinite(v) and v >= 0 for v in values.values()), "timeseries-row",
+                     f"NaN, infinite or negative value in {r}"):
+            return
+        check(values["time_s"] > last, "timeseries-time", f"time_s {values['time_s']} after {last}")
+        last = values["time_s"]
+        for op in sums:
+            sums[op] += values[f"{op}_iops"] * interval
+    counts = dict(ios, flush=report["flush"]["total_ios"])
+    for op, n in counts.items():
+        check(abs(sums[op] - n) <= 0.5 + 1e-6 * n, "timeseries-iops",
+              f"{op}: sum of {op}_iops x interval = {sums[op]:.3f}, total_ios {n}")
 
 
 def _check_latency_log(check, rows, report, ios, total, synthetic):
@@ -237,7 +264,7 @@ def _check_latency_log(check, rows, report, ios, total, synthetic):
               f"{op}: log mean {sum(lats) / len(lats)}, report {lat['mean']}")
 
 
-def read_latency_log(path):
+def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
 

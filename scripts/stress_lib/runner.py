@@ -113,9 +113,11 @@ def _exit_outcome(code, stderr, argv, timeout):
 def _read_outputs(run_dir):
     with open(os.path.join(run_dir, "report.json")) as f:
         report = json.load(f)
-    lat_path = os.path.join(run_dir, "latency.csv")
-    rows = invariants.read_latency_log(lat_path) if os.path.exists(lat_path) else None
-    return report, rows
+    csvs = []
+    for name in ("latency.csv", "timeseries.csv"):
+        path = os.path.join(run_dir, name)
+        csvs.append(invariants.read_csv(path) if os.path.exists(path) else None)
+    return report, *csvs
 
 
 def run_once(spec, binary, work, timeout):
@@ -148,11 +150,11 @@ def run_once(spec, binary, work, timeout):
         if bad:
             return bad, None, None
         try:
-            report, rows = _read_outputs(run_dir)
+            report, rows, series = _read_outputs(run_dir)
         except (OSError, ValueError) as e:
-            return Outcome("no-report", f"exit 0 but the report or latency log is unreadable: {e}", "unreadable",
+            return Outcome("no-report", f"exit 0 but the report or a CSV file is unreadable: {e}", "unreadable",
                            argv=argv), None, None
-        problems = invariants.check_report(report, rows, expect)
+        problems = invariants.check_report(report, rows, expect, series)
         log = None
         if rows is not None:
             with open(os.path.join(run_dir, "latency.csv"), "rb") as f:

@@ -22,8 +22,6 @@ from . import invariants
 from .generate import RunSpec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-FAILURE_KINDS = ("hang", "crash", "exit-3", "exit-N", "refused-silently", "no-report", "invariant",
-                 "nondeterministic", "export")
 
 
 @dataclass

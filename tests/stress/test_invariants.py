@@ -8,6 +8,7 @@ matching invariant reports it. Run: tests/stress/test_invariants.py BINARY
 (ctest: stress_invariants).
 """
 import copy
+import json
 import os
 import subprocess
 import sys
@@ -30,7 +31,6 @@ def simulate(*args):
         subprocess.run([BINARY, *DRIVE, *args, f"--report={files['r.json']}", f"--latency-log={files['l.csv']}",
                         f"--timeseries={files['t.csv']}", "--timeseries.interval=1ms"],
                        cwd=ROOT, check=True, capture_output=True, timeout=60)
-        import json
         with open(files["r.json"]) as f:
             report = json.load(f)
         return report, invariants.read_csv(files["l.csv"]), invariants.read_csv(files["t.csv"])

@@ -102,8 +102,9 @@ def _exit_outcome(code, stderr, argv, timeout):
     if code == 3:
         last = lines[-1] if lines else "(no stderr)"
         return Outcome("exit-3", last, _normalise(last), argv=argv)
-    if code != 0:
-        last = lines[-1] if lines else "(no stderr)"
+    if code != 0:  # a sanitizer's report names the error on its "ERROR:" / "runtime error:" line
+        sanitizer = [ln for ln in lines if "ERROR: " in ln or "runtime error:" in ln]
+        last = sanitizer[0] if sanitizer else lines[-1] if lines else "(no stderr)"
         return Outcome("exit-N", f"exit {code}: {last}", f"exit {code}", argv=argv)
     return None
 

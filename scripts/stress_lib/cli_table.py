@@ -112,7 +112,7 @@ def build_rows(specs, workdir):
         Row(["--nand.channels=64", "--nand.dies_per_channel=64", "--nand.planes_per_die=16",
              "--nand.blocks_per_plane=1048576", "--nand.pages_per_block=4096"], "nand.", note="geometry overflow"),
         Row(["--nand.channels=64", "--nand.dies_per_channel=64", "--nand.planes_per_die=16",
-             "--nand.blocks_per_plane=65536", "--nand.pages_per_block=1"], "nand.", note="2^26 blocks"),
+             "--nand.blocks_per_plane=65536", "--nand.pages_per_block=1"], "nand.", note="2^32 one-page blocks"),
         Row(["--ftl.op=0.001"], "ftl.op", note="spare area below gc_threshold + 2"),
         Row(["--workload.number_ios=0"], "workload.number_ios", note="unbounded without runtime"),
         Row(["--sata.ncq_depth=4", "--workload.iodepth=4"], "", expect=0,

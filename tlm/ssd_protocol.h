@@ -22,6 +22,15 @@ using sc_core::sc_time;
 enum class HostOp : uint8_t { Read, Write, Trim, Flush };
 const char* to_string(HostOp op);
 
+// What one logical page of a read held, for content checks: whose data
+// (`lpn`) and which write (`tag`); an unmapped page has no lpn.
+struct PageData {
+  static constexpr uint64_t kUnmapped = UINT64_MAX;
+  uint64_t lpn = kUnmapped;
+  uint64_t tag = 0;
+  bool mapped() const { return lpn != kUnmapped; }
+};
+
 struct HostCommand : tlm::tlm_extension<HostCommand> {
   HostOp op = HostOp::Read;
   uint64_t offset = 0;  // bytes
@@ -35,6 +44,10 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
     sc_time at;
   };
   std::vector<DataReady> ready;
+  // Content checks only (`check.content`): the tag of a write's data, and
+  // for a read what each page held (filled by the drive when it tracks content).
+  uint64_t data_tag = 0;
+  std::vector<PageData> content;
 
   tlm_extension_base* clone() const override { return new HostCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const HostCommand&>(e); }
@@ -46,7 +59,8 @@ enum class FlashOpKind : uint8_t { Read, Program, Erase };
 struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   FlashOpKind kind = FlashOpKind::Read;
   uint32_t die = 0;    // die index within the channel
-  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase)
+  uint32_t page = 0;   // page within its block (MLC page type)
+  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase, or a copyback)
   bool gc = false;     // for statistics: background (GC) or host work
 
   tlm_extension_base* clone() const override { return new FlashCommand(*this); }

@@ -24,6 +24,7 @@ void Timeline::reserve(const sc_time& start, const sc_time& duration) {
   if (duration == sc_core::SC_ZERO_TIME) return;
   const sc_time end = start + duration;
   busy_ += duration;
+  if (end > last_end_) last_end_ = end;
   size_t i = first_ending_after(start);
   // Merge with a neighbour that touches, so back-to-back work stays one entry.
   if (i > head_ && busy_list_[i - 1].end == start) {

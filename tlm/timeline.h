@@ -41,6 +41,8 @@ class Timeline {
 
   // Sum of all reserved durations (for utilisation = busy / elapsed).
   const sc_time& busy() const { return busy_; }
+  // End of the latest reservation ever made (zero if none).
+  const sc_time& busy_until() const { return last_end_; }
 
  private:
   struct Interval {
@@ -57,6 +59,7 @@ class Timeline {
   std::vector<Interval> busy_list_;  // sorted, disjoint; [head_, size) are live
   size_t head_ = 0;
   sc_time busy_ = sc_core::SC_ZERO_TIME;
+  sc_time last_end_ = sc_core::SC_ZERO_TIME;
 };
 
 }  // namespace ssdtlm

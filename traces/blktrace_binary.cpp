@@ -139,14 +139,24 @@ BlktraceReader::BlktraceReader(const std::string& path, const ReaderOptions& opt
 
 BlktraceReader::~BlktraceReader() = default;
 
-// A record whose end cannot be known: stop reading this file.
-void BlktraceReader::abandon(Input& in, uint64_t offset, const char* reason, const std::string& message) {
+// A record whose end cannot be known (the reader still stands at its
+// start): count it once, then scan forward byte by byte to the next header
+// with a valid magic and version in this file's byte order.
+void BlktraceReader::resync(Input& in, uint64_t offset, const char* reason, const std::string& message) {
   if (!opts_.skip_bad) throw TraceError(in.file.path(), at_offset(offset), message);
   skipped_.add(reason);
-  in.file.consume(in.file.available());
-  in.file.skip(UINT64_MAX);
-  // From the start of the bad record to the end of the file.
-  skipped_.add("unread bytes (no resync after a bad record)", in.file.offset() - offset);
+  for (bool first = true;; first = false) {
+    const size_t got = in.file.fill(4);
+    if (got < 4) {
+      in.file.consume(got);
+      break;
+    }
+    const auto* p = reinterpret_cast<const unsigned char*>(in.file.data());
+    const uint32_t magic = static_cast<uint32_t>(load(p, 4, in.big_endian));
+    if (!first && magic_ok(magic) && (magic & 0xff) == blk::kVersion) break;
+    in.file.consume(1);
+  }
+  resync_bytes_ += in.file.offset() - offset;
 }
 
 // A well-formed record that cannot be used: skip just this one.
@@ -161,9 +171,8 @@ bool BlktraceReader::advance(Input& in) {
     const uint64_t offset = in.file.offset();
     const size_t got = in.file.fill(blk::kRecordSize);
     if (got == 0) return false;
-    if (got < blk::kRecordSize) {
-      abandon(in, offset, "truncated record",
-              "truncated record: " + std::to_string(got) + " of 48 header bytes");
+    if (got < blk::kRecordSize) {  // at the end of the file
+      resync(in, offset, "truncated record", "truncated record: " + std::to_string(got) + " of 48 header bytes");
       return false;
     }
     const auto* p = reinterpret_cast<const unsigned char*>(in.file.data());
@@ -175,14 +184,14 @@ bool BlktraceReader::advance(Input& in) {
     const bool be = in.big_endian;
     const uint32_t magic = static_cast<uint32_t>(load(p, 4, be));
     if (!magic_ok(magic)) {
-      abandon(in, offset, "bad magic", "bad magic " + hex32(magic));
-      return false;
+      resync(in, offset, "bad magic", "bad magic " + hex32(magic));
+      continue;
     }
     if ((magic & 0xff) != blk::kVersion) {
-      abandon(in, offset, "unsupported version",
-              "unsupported blktrace version " + std::to_string(magic & 0xff) + " (magic " + hex32(magic) +
-                  "; reads version 7)");
-      return false;
+      resync(in, offset, "unsupported version",
+             "unsupported blktrace version " + std::to_string(magic & 0xff) + " (magic " + hex32(magic) +
+                 "; reads version 7)");
+      continue;
     }
     const uint64_t time = load(p + 8, 8, be);
     const uint64_t sector = load(p + 16, 8, be);
@@ -190,10 +199,22 @@ bool BlktraceReader::advance(Input& in) {
     const uint32_t action = static_cast<uint32_t>(load(p + 28, 4, be));
     const uint32_t device = static_cast<uint32_t>(load(p + 36, 4, be));
     const uint16_t pdu_len = static_cast<uint16_t>(load(p + 46, 2, be));
+    // A pdu that runs past the end of the file means a corrupt length (or a
+    // cut file): while the whole record fits the buffer this is known before
+    // anything is consumed, so the reader can resynchronise from here.
+    const size_t whole = blk::kRecordSize + size_t{pdu_len};
+    if (whole <= in.file.capacity() && in.file.fill(whole) < whole) {
+      resync(in, offset, "truncated record",
+             "truncated record: pdu of " + std::to_string(pdu_len) + " bytes runs past the end of the file");
+      continue;
+    }
     in.file.consume(blk::kRecordSize);
-    if (in.file.skip(pdu_len) < pdu_len) {
-      abandon(in, offset, "truncated record",
-              "truncated record: pdu of " + std::to_string(pdu_len) + " bytes runs past the end of the file");
+    if (in.file.skip(pdu_len) < pdu_len) {  // only for a pdu larger than the buffer
+      if (!opts_.skip_bad)
+        throw TraceError(in.file.path(), at_offset(offset),
+                         "truncated record: pdu of " + std::to_string(pdu_len) + " bytes runs past the end of the file");
+      skipped_.add("truncated record");
+      resync_bytes_ += in.file.offset() - offset;
       return false;
     }
 
@@ -292,6 +313,7 @@ const ReaderStats& BlktraceReader::stats() const {
   for (size_t kind = 0; kind < notes_.size(); ++kind)
     if (notes_[kind]) stats_.ignored[kNoteName[kind]] += notes_[kind];
   skipped_.fold_into(stats_.skipped);
+  stats_.resync_bytes = resync_bytes_;
   return stats_;
 }
 

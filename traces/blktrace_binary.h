@@ -31,9 +31,10 @@
 // Errors (TraceError "FILE: byte offset N: ..."): truncated record, bad
 // magic, unsupported version, time going backwards, sector out of range.
 // With skip_bad a backwards or out-of-range event is skipped; after a bad
-// magic, bad version or truncated record the next record boundary is
-// unknown, so that file is abandoned and its remaining bytes counted in
-// stats().skipped["unread bytes (no resync after a bad record)"].
+// magic, bad version or a pdu running past the end of the file the next
+// record boundary is unknown, so the reader counts one bad record and scans
+// forward byte by byte to the next valid header (magic and version), the
+// bytes passed over counted in stats().resync_bytes.
 
 #include <array>
 #include <cstdint>
@@ -100,7 +101,8 @@ class BlktraceReader final : public TraceReader {
  private:
   struct Input;  // one file, with its next arrival event read ahead
   bool advance(Input& in);
-  void abandon(Input& in, uint64_t offset, const char* reason, const std::string& message);
+  // A header that cannot be trusted: count it (or throw) and resynchronise.
+  void resync(Input& in, uint64_t offset, const char* reason, const std::string& message);
   void bad_event(Input& in, uint64_t offset, const char* reason, const std::string& message);
 
   ReaderOptions opts_;
@@ -114,6 +116,7 @@ class BlktraceReader final : public TraceReader {
   std::array<uint64_t, blk::kTaLast + 1> ignored_actions_{};  // [0]: unknown codes
   std::array<uint64_t, 4> notes_{};                           // process, timestamp, message, other
   ReasonCounts ignored_, skipped_;
+  uint64_t resync_bytes_ = 0;
   mutable ReaderStats stats_;
 };
 

@@ -89,6 +89,8 @@ struct ReaderStats {
   std::map<std::string, uint64_t> ignored;   // e.g. "blktrace action C": 1200 (not data arrivals)
   std::map<std::string, uint64_t> skipped;   // malformed, with --trace.skip-bad, e.g.
                                              // "bad field 'Size'", "time going backwards"
+  uint64_t resync_bytes = 0;                 // binary formats: bytes passed over after a
+                                             // malformed record to find the next one
 };
 
 class TraceReader {

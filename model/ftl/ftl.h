@@ -1,23 +1,35 @@
 #pragma once
-// The FTL plug-in interface: the firmware running on the controller CPU calls
-// it once per logical page of each host command. The FTL owns the mapping,
-// keeps the flash media's functional state, and says what the command costs:
-// CPU cycles, mapping-table accesses in DRAM, and the NAND operations (with
-// their order) that the firmware must then schedule on the flash.
+// The FTL plug-in interface: the firmware running on the controller CPU tells
+// the FTL about each host command (begin_command), then calls it once per
+// logical page of the command. The FTL owns the mapping, keeps the flash
+// media's functional state, and says what the command costs: CPU cycles,
+// mapping-table accesses in DRAM, and the NAND operations (with their order)
+// that the firmware must then schedule on the flash. When the host has been
+// idle for `ftl.idle_after`, the firmware asks the FTL for background work
+// (GC, merges, wear levelling, map flushes) a slice at a time.
 //
-// Plug-ins register by name (FtlRegistry) and are chosen by `ftl.name`.
+// Plug-ins register by name (FtlRegistry) and are chosen by `ftl.name`; each
+// declares its own options (shown in --help) and statistics (in the report's
+// device.ftl section). Out-of-tree plug-ins are shared libraries loaded with
+// `--ftl.plugin PATH.so` (SSDSIM_FTL_PLUGIN below). This header is installed
+// and self-contained: a plug-in needs nothing else of the project.
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "model/flash_media.h"
-#include "model/geometry.h"
+#include "model/nand/flash_media.h"
+#include "model/nand/geometry.h"
 
 namespace ssd::ftl {
+
+// Bumped whenever this interface changes incompatibly; a plug-in built
+// against another version is refused at load.
+constexpr int kFtlApiVersion = 2;
 
 // One NAND array operation the firmware must schedule.
 struct FlashOp {
@@ -36,12 +48,30 @@ struct FtlWork {
   uint32_t map_reads = 0;    // mapping-table entries read from DRAM
   uint32_t map_writes = 0;   // mapping-table entries written to DRAM
   std::vector<FlashOp> ops;
+  // A read served from the FTL's own RAM (e.g. a block FTL's write buffer in
+  // controller SRAM), with no flash read: what that copy holds.
+  bool buffered = false;
+  PageContent buffer_content;
   // Functional-only runs (preconditioning) have no timing: skip listing ops.
   bool record_ops = true;
   void add(const FlashOp& op) {
     if (record_ops) ops.push_back(op);
   }
-  void clear() { cpu_cycles = 0; map_reads = map_writes = 0; ops.clear(); }
+  void clear() {
+    cpu_cycles = 0;
+    map_reads = map_writes = 0;
+    ops.clear();
+    buffered = false;
+  }
+  // What a read in this work returns: the buffered copy, else the page of
+  // the last host (non-GC) read op (earlier reads may be the FTL's own, e.g.
+  // map pages), else nothing (unmapped: zeros).
+  bool returns(const FlashMedia& media, PageContent& out) const {
+    if (buffered) return out = buffer_content, true;
+    for (auto op = ops.rbegin(); op != ops.rend(); ++op)
+      if (op->kind == FlashOp::Kind::Read && !op->gc) return out = media.read(op->ppn), true;
+    return false;
+  }
 };
 
 // Firmware cost of each FTL step, in controller cycles (config `cpu.cycles.*`).
@@ -52,11 +82,64 @@ struct FtlCycleCosts {
   uint64_t gc_victim = 500;   // pick a victim block and recycle it
 };
 
+// An option a plug-in declares (`key` starts with "ftl."): shown in --help,
+// parsed and checked by the option parser, handed to the FTL in FtlParams.
+// `unit` is one of: count, size, fraction, percent, bool, time, or a choice
+// list "a|b|c". Several FTLs may declare the same key (with one default).
+struct FtlOptionSpec {
+  std::string key, fallback, unit, help;
+};
+
+// Parsed values of the selected FTL's options: numbers in base units (bytes,
+// seconds, fractions; bool 0/1), choices as text.
+struct FtlOptions {
+  std::map<std::string, double> number;
+  std::map<std::string, std::string> text;
+  double get(const std::string& key) const {
+    auto it = number.find(key);
+    if (it == number.end()) throw std::logic_error("FTL option '" + key + "' was not declared");
+    return it->second;
+  }
+  const std::string& choice(const std::string& key) const {
+    auto it = text.find(key);
+    if (it == text.end()) throw std::logic_error("FTL option '" + key + "' was not declared");
+    return it->second;
+  }
+};
+
+// A configuration the FTL cannot run (e.g. more log blocks than spare
+// blocks): thrown by its constructor, reported as bad input naming `key`.
+struct FtlConfigError : std::invalid_argument {
+  FtlConfigError(std::string option, const std::string& what) : std::invalid_argument(what), key(std::move(option)) {}
+  std::string key;
+};
+
 struct FtlParams {
   FlashGeometry geometry;
   double over_provisioning = 0.07;  // spare flash as a fraction of user capacity
   uint32_t gc_threshold = 2;        // GC runs when a die has fewer free blocks than this
+  uint32_t map_entry_bytes = 4;     // one mapping-table entry in DRAM
+  uint64_t dram_bytes = 0;          // DRAM left for the FTL after the write cache (0: DRAM-less)
   FtlCycleCosts cycles;
+  FtlOptions options;               // the FTL's own declared options
+};
+
+// One host command as the firmware sees it before its pages: block-mapped
+// and hybrid FTLs merge and coalesce across the pages of a command, and
+// across commands that continue each other.
+struct HostRun {
+  enum class Op : uint8_t { Read, Write, Trim } op = Op::Read;
+  uint64_t first_lpn = 0;
+  uint64_t pages = 0;
+  bool continues = false;  // starts at the page after the previous command of the same op ended
+};
+
+// A statistic an FTL reports (device.ftl.stats in the JSON report).
+struct FtlStat {
+  std::string name;
+  double value = 0;
+  std::string unit;         // e.g. "count", "pages", "bytes"
+  std::string description;
 };
 
 struct FtlStats {
@@ -80,6 +163,17 @@ inline uint64_t user_pages_for(const FlashGeometry& g, double over_provisioning)
 class Ftl {
  public:
   virtual ~Ftl() = default;
+  // A host command is about to be served page by page (read/write/trim).
+  virtual void begin_command(const HostRun& /*run*/) {}
+  // The host has been idle for ftl.idle_after: append one slice of background
+  // work (its cycles, map traffic and NAND ops; apply its functional effect
+  // now) and return true, or return false when there is nothing to do. The
+  // firmware issues the slice's NAND ops one at a time, so a host command
+  // arriving meanwhile waits only for the op in flight on its die; it keeps
+  // asking for slices while the host stays idle.
+  virtual bool background(FtlWork& /*work*/) { return false; }
+  // The FTL's own statistics, beyond FtlStats (merges, map-cache hits, ...).
+  virtual std::vector<FtlStat> extra_stats() const { return {}; }
   // User-visible capacity in logical pages (raw flash less the spare area).
   virtual uint64_t user_pages() const = 0;
   // Serve one logical page. The version tags the data so tests can follow it.
@@ -104,23 +198,46 @@ class Ftl {
 
 using FtlFactory = std::function<std::unique_ptr<Ftl>(const FtlParams&, FlashMedia&)>;
 
-// Name -> factory. Plug-ins register themselves from their own .cpp.
+// Name -> factory and declared options. Plug-ins register themselves from
+// their own .cpp (FtlRegistration), or from a shared library's entry point.
 class FtlRegistry {
  public:
+  struct Entry {
+    std::string description;
+    FtlFactory factory;
+    std::vector<FtlOptionSpec> options;
+  };
   static FtlRegistry& instance();
-  void add(const std::string& name, const std::string& description, FtlFactory f);
+  void add(const std::string& name, const std::string& description, FtlFactory f,
+           std::vector<FtlOptionSpec> options = {});
   // Throws std::invalid_argument naming the known plug-ins.
   std::unique_ptr<Ftl> create(const std::string& name, const FtlParams& p, FlashMedia& m) const;
   std::map<std::string, std::string> list() const;
+  const std::map<std::string, Entry>& entries() const { return entries_; }
 
  private:
-  std::map<std::string, std::pair<std::string, FtlFactory>> entries_;
+  std::map<std::string, Entry> entries_;
 };
 
 struct FtlRegistration {
-  FtlRegistration(const std::string& name, const std::string& description, FtlFactory f) {
-    FtlRegistry::instance().add(name, description, std::move(f));
+  FtlRegistration(const std::string& name, const std::string& description, FtlFactory f,
+                  std::vector<FtlOptionSpec> options = {}) {
+    FtlRegistry::instance().add(name, description, std::move(f), std::move(options));
   }
 };
+
+// Load a plug-in shared library: check its API version, then let it
+// register its FTLs. Throws std::runtime_error naming the file and the cause.
+void load_plugin(const std::string& path);
+
+}  // namespace ssd::ftl
+
+// The entry points of an out-of-tree plug-in (one per shared library):
+//   SSDSIM_FTL_PLUGIN(registry) { registry.add("mine", "...", factory, options); }
+#define SSDSIM_FTL_PLUGIN(registry)                                                            \
+  extern "C" int ssdsim_ftl_plugin_api() { return ::ssd::ftl::kFtlApiVersion; }                \
+  extern "C" void ssdsim_ftl_plugin_register(::ssd::ftl::FtlRegistry& registry)
+
+namespace ssd::ftl {
 
 }  // namespace ssd::ftl

@@ -28,7 +28,9 @@ TEST(BadInput, GeometryPageSize) { expect_bad("--nand.page_size=1000B", "option 
 TEST(BadInput, GeometryNoSpare) { expect_bad("--ftl.op=0.001", "option '--ftl.op': spare area of 0.001 leaves fewer than"); }
 TEST(BadInput, GeometryZeroChannels) { expect_bad("--nand.channels=0", "option '--nand.channels': '0' is out of range"); }
 TEST(BadInput, IodepthAboveNcq) { expect_bad("--workload.iodepth=33", "option '--workload.iodepth': 33 is above the NCQ limit of 32"); }
-TEST(BadInput, SpanLargerThanDrive) { expect_bad("--workload.size=1t", "option '--workload.size': span ends at byte"); }
+TEST(BadInput, SpanLargerThanDrive) {
+  expect_bad("--workload.size=1t", "option '--workload.size': 1t from workload.offset 0 ends beyond the drive's user");
+}
 TEST(BadInput, UnknownFtl) { expect_bad("--ftl.name=magic", "option '--ftl.name': unknown FTL 'magic' (known: "); }
 TEST(BadInput, UnknownPattern) { expect_bad("--workload.rw=zigzag", "option '--workload.rw': 'zigzag' is not one of"); }
 TEST(BadInput, GeometryTooSmallBlamesTheDefaultItBreaks) {
@@ -48,7 +50,7 @@ TEST(BadInput, ConfigFileErrorNamesFileLineAndKey) {
 TEST(BadInput, ConfigFileUnknownKey) {
   const std::string path = tmp("unknown.ini");
   std::ofstream(path) << "[nand]\nchanels = 4\n";
-  expect_bad("--config " + path, path + ": unrecognised option 'nand.chanels'");
+  expect_bad("--config " + path, path + ": line 2: unknown option 'nand.chanels'");
 }
 
 TEST(Cli, HelpDocumentsEveryKeyWithDefault) {

@@ -171,9 +171,16 @@ TEST(Outputs, LatencyLogAndTimeSeriesAddUpToTheReport) {
   const auto lrows = read_csv(lat), trows = read_csv(ts);
   const uint64_t ios = j["read"]["total_ios"].get<uint64_t>() + j["write"]["total_ios"].get<uint64_t>();
   EXPECT_EQ(lrows.size() - 1, ios);
-  // Per-interval IOPS x interval summed over the series = IOs per op.
+  // Per-interval IOPS x the interval's length summed over the series = IOs
+  // per op; every interval is 100 ms but the last, which ends with the run.
   double reads = 0, writes = 0;
-  for (size_t i = 1; i < trows.size(); ++i) reads += std::stod(trows[i][1]) * 0.1, writes += std::stod(trows[i][5]) * 0.1;
+  for (size_t i = 1; i < trows.size(); ++i) {
+    const double len = std::stod(trows[i][14]);
+    if (i + 1 < trows.size()) ASSERT_DOUBLE_EQ(len, 0.1) << "row " << i;
+    reads += std::stod(trows[i][1]) * len, writes += std::stod(trows[i][5]) * len;
+  }
+  const uint64_t end_ns = j["device"]["simulated_time_ns"].get<uint64_t>();
+  EXPECT_NEAR(std::stod(trows.back()[14]), double(end_ns % 100000000) / 1e9, 1e-9);
   EXPECT_NEAR(reads, j["read"]["total_ios"].get<double>(), 0.5);
   EXPECT_NEAR(writes, j["write"]["total_ios"].get<double>(), 0.5);
   // One row per 100 ms interval up to the last completion.

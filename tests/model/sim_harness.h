@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "model/options.h"
-#include "model/simulation.h"
+#include "model/sim/options.h"
+#include "model/sim/simulation.h"
 
 namespace ssdtest {
 

@@ -2,9 +2,9 @@
 // the write cache.
 #include <gtest/gtest.h>
 
-#include "model/latency_stats.h"
-#include "model/units.h"
-#include "model/write_cache.h"
+#include "model/host/latency_stats.h"
+#include "model/sim/units.h"
+#include "model/controller/write_cache.h"
 #include "tlm/timeline.h"
 
 namespace {

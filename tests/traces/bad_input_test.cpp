@@ -202,6 +202,7 @@ struct BinCase {
   std::function<void(std::string&)> corrupt;
   std::string message;
   std::map<std::string, uint64_t> skipped;
+  uint64_t resync_bytes;  // from the bad record's start to the next valid header (or the end)
   size_t good;
 };
 }  // namespace
@@ -211,21 +212,27 @@ TEST(BadInput, BlktraceBinary) {
   const std::vector<BinCase> bin_cases = {
       {"truncated header", [](std::string& s) { s.resize(s.size() - 10); },
        "byte offset 304: truncated record: 38 of 48 header bytes",
-       {{"truncated record", 1}, {"unread bytes (no resync after a bad record)", 38}}, 3},
+       {{"truncated record", 1}}, 38, 3},
       {"truncated pdu", [](std::string& s) { s.resize(kNote - 4); },
        "byte offset 0: truncated record: pdu of 16 bytes runs past the end of the file",
-       {{"truncated record", 1}, {"unread bytes (no resync after a bad record)", kNote - 4}}, 0},
+       {{"truncated record", 1}}, kNote - 4, 0},
       {"wrong magic", [&](std::string& s) { put32le(s, q2, 0x12345678); }, "byte offset 160: bad magic 0x12345678",
-       {{"bad magic", 1}, {"unread bytes (no resync after a bad record)", 352 - 160}}, 1},
+       // Resynchronised on the next header (the C event one record on): the Qs before and after survive.
+       {{"bad magic", 1}}, kEvent, 2},
       {"version 8", [&](std::string& s) { put32le(s, q2, 0x65617408); },
        "byte offset 160: unsupported blktrace version 8 (magic 0x65617408; reads version 7)",
-       {{"unsupported version", 1}, {"unread bytes (no resync after a bad record)", 352 - 160}}, 1},
+       {{"unsupported version", 1}}, kEvent, 2},
       {"time backwards", [&](std::string& s) { put32le(s, q2 + 8, 1000); put32le(s, q2 + 12, 0); },
        "byte offset 160: time going backwards: 1000 ns after 1000000000",
-       {{"time going backwards", 1}}, 2},
+       {{"time going backwards", 1}}, 0, 2},
       {"huge pdu", [&](std::string& s) { s[q2 + 46] = '\xff'; s[q2 + 47] = '\xff'; },
        "byte offset 160: truncated record: pdu of 65535 bytes runs past the end of the file",
-       {{"truncated record", 1}, {"unread bytes (no resync after a bad record)", 352 - 160}}, 1},
+       // A pdu longer than the read buffer is skipped by reading through it:
+       // past the end of the file there is nothing left to resynchronise on.
+       {{"truncated record", 1}}, 352 - 160, 1},
+      {"pdu past the end, inside the buffer", [&](std::string& s) { s[q2 + 46] = '\x00'; s[q2 + 47] = '\x01'; },
+       "byte offset 160: truncated record: pdu of 256 bytes runs past the end of the file",
+       {{"truncated record", 1}}, kEvent, 2},
   };
   TempDir dir;
   for (const BinCase& c : bin_cases) {
@@ -246,6 +253,7 @@ TEST(BadInput, BlktraceBinary) {
     auto r = traces::open_trace(file, "blktrace", skip);
     EXPECT_EQ(read_all(*r).size(), c.good);
     EXPECT_EQ(r->stats().skipped, c.skipped);
+    EXPECT_EQ(r->stats().resync_bytes, c.resync_bytes);
   }
 }
 
@@ -264,7 +272,9 @@ TEST(BadInput, BlktraceErrorNamesTheBadPerCpuFile) {
   }
   traces::ReaderOptions skip;
   skip.skip_bad = true;
-  EXPECT_EQ(read_all(dir.file("t"), "", skip).size(), 3u);  // the good file's records
+  // The good file's 3 records, and the bad file's 2 after it resynchronises
+  // past its broken first event.
+  EXPECT_EQ(read_all(dir.file("t"), "", skip).size(), 5u);
 }
 
 TEST(BadInput, BlktraceBigEndianWriterReadsBack) {

@@ -1,0 +1,327 @@
+#include "model/controller/controller.h"
+
+#include <algorithm>
+
+#include "model/sim/log.h"
+#include "model/sim/random.h"
+
+namespace ssd {
+
+using ssdtlm::HostCommand;
+using ssdtlm::HostOp;
+
+ftl::FtlParams ftl_params(const SimConfig& cfg) {
+  ftl::FtlParams p;
+  p.geometry = cfg.nand.geometry;
+  p.over_provisioning = cfg.ftl_op;
+  p.gc_threshold = cfg.gc_threshold;
+  p.map_entry_bytes = cfg.dram.map_entry_bytes;
+  p.dram_bytes = cfg.dram.size - cfg.dram.write_cache;
+  p.options = cfg.ftl_options;
+  p.cycles = cfg.cpu.ftl;
+  return p;
+}
+
+Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
+    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), log_(log::get(this->name())),
+      cpu_("cpu", cfg.cpu),
+      media_(cfg.nand.geometry, cfg.track_content),
+      ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
+      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
+  host.register_b_transport(this, &Controller::b_transport);
+  if (cfg.idle_after != sc_core::SC_ZERO_TIME) sc_core::sc_spawn([this] { background(); }, "background");
+  flash_trans_.set_extension(&flash_cmd_);
+  dram_trans_.set_extension(&dram_cmd_);
+}
+
+Controller::~Controller() {
+  // The extensions are members, not heap objects: detach before the payloads die.
+  flash_trans_.clear_extension(&flash_cmd_);
+  dram_trans_.clear_extension(&dram_cmd_);
+}
+
+std::string Controller::dram_shortfall() const {
+  if (cfg_.dram.size == 0) return "";  // DRAM-less: the tables live in controller SRAM
+  const uint64_t need = ftl_->map_bytes() + cache_.capacity() * cfg_.nand.geometry.page_size;
+  if (need <= cfg_.dram.size) return "";
+  return std::to_string(cfg_.dram.size) + " bytes of DRAM cannot hold the " + cfg_.ftl_name + " FTL's mapping table (" +
+         std::to_string(ftl_->map_bytes()) + " bytes)" +
+         (cache_.enabled() ? " plus the write cache (" + std::to_string(cache_.capacity() * cfg_.nand.geometry.page_size) +
+                                 " bytes)"
+                           : std::string());
+}
+
+void Controller::precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow) {
+  if (state == Precondition::None) return;
+  const uint64_t pages = ftl_->user_pages();
+  work_.record_ops = false;  // functional only: no flash timing to schedule
+  // The host's shadow (content checks) sees these writes as the host's own.
+  const auto tag = [&](uint64_t lpn) {
+    if (!shadow) return ++version_;
+    const uint64_t t = shadow->next_tag();
+    shadow->wrote_page(lpn, t);
+    return t;
+  };
+  // seq-fill: every user LBA once, in order (what 128 KiB sequential writes leave behind).
+  for (uint64_t l = 0; l < pages; ++l) {
+    work_.clear();
+    ftl_->write(Lpn(uint32_t(l)), tag(l), work_);
+  }
+  if (state == Precondition::Used) {
+    Random rng(seed ^ 0x5553454455534544ull);
+    const uint64_t n = static_cast<uint64_t>(overwrite_fraction * double(pages));
+    // Draw LPNs ahead so the FTL can prefetch their map entries (stage 0),
+    // then what they map to (stage 1), overlapping the cache misses.
+    constexpr size_t kAhead = 16, kHalf = kAhead / 2;
+    uint32_t ring[kAhead];
+    for (size_t i = 0; i < kAhead; ++i) ftl_->prefetch(Lpn(ring[i] = uint32_t(rng.below(pages))), 0);
+    for (size_t i = 0; i < kHalf; ++i) ftl_->prefetch(Lpn(ring[i]), 1);
+    for (uint64_t i = 0; i < n; ++i) {
+      const uint32_t lpn = ring[i % kAhead];
+      ftl_->prefetch(Lpn(ring[(i + kHalf) % kAhead]), 1);
+      ftl_->prefetch(Lpn(ring[i % kAhead] = uint32_t(rng.below(pages))), 0);
+      work_.clear();
+      ftl_->write(Lpn(lpn), tag(lpn), work_);
+    }
+  }
+  work_.clear();
+  work_.record_ops = true;
+  ftl_->reset_stats();
+}
+
+void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  serve(trans, delay);
+  // Background work waits for the host to be quiet from its last completion.
+  last_host_done_ = std::max(last_host_done_, sc_core::sc_time_stamp() + delay);
+  host_event_.notify();
+}
+
+void Controller::begin(const HostCommand& cmd, uint64_t first, uint64_t last) {
+  const ftl::HostRun::Op op = cmd.op == HostOp::Read    ? ftl::HostRun::Op::Read
+                              : cmd.op == HostOp::Write ? ftl::HostRun::Op::Write
+                                                        : ftl::HostRun::Op::Trim;
+  uint64_t& next = next_lpn_[size_t(op)];
+  ftl_->begin_command({op, first, last - first + 1, first == next});
+  next = last + 1;
+}
+
+void Controller::background() {
+  // The firmware's idle loop: once the host has been quiet for idle_after,
+  // ask the FTL for a slice of background work and issue its NAND ops one at
+  // a time (a host command arriving meanwhile books its ops between them, so
+  // it waits at most for the op in flight on its die); repeat while quiet.
+  ftl::FtlWork work;
+  std::vector<sc_time> done;
+  const FlashGeometry& g = cfg_.nand.geometry;
+  for (;;) {
+    const sc_time now = sc_core::sc_time_stamp(), quiet_at = last_host_done_ + cfg_.idle_after;
+    if (now < quiet_at) {
+      sc_core::wait(quiet_at - now, host_event_);
+      continue;
+    }
+    work.clear();
+    if (!ftl_->background(work)) {
+      sc_core::wait(host_event_);  // nothing to do until the host gives the FTL more
+      continue;
+    }
+    ++background_slices_;
+    sc_time t = charge(work, now);
+    t = cpu_.execute(t, cfg_.cpu.page_cycles * work.ops.size());
+    done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
+    sc_time all = t;
+    for (size_t i = 0; i < work.ops.size(); ++i) {
+      const ftl::FlashOp& op = work.ops[i];
+      sc_time start = std::max(t, sc_core::sc_time_stamp());
+      if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
+      if (op.barrier) start = std::max(start, all);
+      done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
+      all = std::max(all, done[i]);
+      sc_core::wait(done[i] - sc_core::sc_time_stamp());  // the op runs; then the next is issued
+    }
+  }
+}
+
+void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  HostCommand& cmd = *trans.get_extension<HostCommand>();
+  const sc_time now = sc_core::sc_time_stamp();
+  const uint32_t page = cfg_.nand.geometry.page_size;
+  sc_time t = cpu_.execute(now + delay, cfg_.cpu.decode_cycles);
+  sc_time done = t;
+
+  // (The SATA interface has refused commands beyond the capacity.)
+  const uint64_t first = cmd.offset / page;
+  const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
+  const uint64_t tag = cmd.data_tag;
+  if (cmd.op != HostOp::Flush && cmd.bytes) begin(cmd, first, last);
+  switch (cmd.op) {
+    case HostOp::Read:
+      cmd.ready.clear();
+      cmd.content.clear();
+      for (uint64_t l = first; l <= last; ++l) {
+        const uint64_t from = std::max(cmd.offset, l * page), to = std::min(cmd.offset + cmd.bytes, (l + 1) * page);
+        const sc_time r = read_page(uint32_t(l), uint32_t(to - from), t, cfg_.track_content ? &cmd.content : nullptr);
+        cmd.ready.push_back({std::min(cmd.bytes, (l + 1) * page - cmd.offset), r});
+        done = std::max(done, r);
+      }
+      break;
+    case HostOp::Write: {
+      // The SATA interface already moved the data over the link: stage it in DRAM.
+      t = dram_access(uint32_t(cmd.bytes), t);
+      if (cache_.enabled()) return write_back(cmd, t, delay, trans);
+      done = t;
+      for (uint64_t l = first; l <= last; ++l)
+        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t, tag));
+      break;
+    }
+    case HostOp::Trim:
+      for (uint64_t l = first; l <= last; ++l) {
+        if (partial_page(cmd, l)) continue;  // only whole pages can be unmapped
+        work_.clear();
+        ftl_->trim(Lpn(uint32_t(l)), work_);
+        if (cache_.enabled()) cache_.forget(uint32_t(l));
+        t = charge(work_, t);
+      }
+      done = t;
+      break;
+    case HostOp::Flush:
+      done = std::max(t, cache_.drained_at());
+      break;
+  }
+  done = cpu_.execute(done, cfg_.cpu.complete_cycles);
+  delay = done - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
+                              std::vector<ssdtlm::PageData>* content) {
+  // With partial reads, only the sectors the host asked for cross the bus
+  // and the DRAM port (the array still reads the whole page).
+  const uint32_t page = cfg_.nand.partial_read ? (bytes + 511) / 512 * 512 : cfg_.nand.geometry.page_size;
+  if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
+    cache_.count_hit();
+    if (content) content->push_back({lpn, hit->tag});
+    return dram_access(page, cpu_.execute(at, cfg_.cpu.ftl.lookup));
+  }
+  work_.clear();
+  ftl_->read(Lpn(lpn), work_);
+  if (content) content->push_back(page_data(work_));
+  const sc_time issued = charge(work_, at);
+  if (work_.ops.empty()) return issued;  // unmapped: zeros, no flash access
+  host_read_bytes_ = page;
+  const sc_time flash_done = run_flash(work_, issued);
+  host_read_bytes_ = 0;
+  return dram_access(page, flash_done);
+}
+
+ssdtlm::PageData Controller::page_data(const ftl::FtlWork& work) const {
+  PageContent c;
+  if (!work.returns(media_, c)) return {};  // unmapped
+  return {c.lpn, c.version};
+}
+
+bool Controller::partial_page(const HostCommand& cmd, uint64_t lpn) const {
+  const uint64_t page = cfg_.nand.geometry.page_size;
+  return cmd.offset > lpn * page || cmd.offset + cmd.bytes < (lpn + 1) * page;
+}
+
+void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans) {
+  // Write-back: the host's completion goes out once every page has a cache
+  // slot; destaging (FTL work and programs) follows on the firmware's time.
+  const uint32_t page = cfg_.nand.geometry.page_size;
+  const uint64_t first = cmd.offset / page, last = (cmd.offset + cmd.bytes - 1) / page;
+  static thread_local std::vector<sc_time> slots;
+  slots.clear();
+  sc_time ack = staged;
+  for (uint64_t l = first; l <= last; ++l) ack = std::max(ack, slots.emplace_back(cache_.admit(staged)));
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
+  for (uint64_t l = first; l <= last; ++l) {
+    const sc_time slot = slots[l - first];
+    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot, cmd.data_tag), cmd.data_tag);
+  }
+  delay = done - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag) {
+  sc_time t = at;
+  if (partial) {
+    // Read-modify-write: the untouched part of the page comes from flash.
+    work_.clear();
+    ftl_->read(Lpn(lpn), work_);
+    t = charge(work_, t);
+    if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t));
+  }
+  work_.clear();
+  const uint64_t gc_before = ftl_->stats().gc_runs;
+  ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
+  if (ftl_->stats().gc_runs != gc_before)
+    log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
+                work_.ops.size());
+  return run_flash(work_, charge(work_, t));
+}
+
+sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
+  sc_time t = cpu_.execute(at, work.cpu_cycles);
+  const uint32_t entries = work.map_reads + work.map_writes;
+  if (entries) t = dram_access(entries * cfg_.dram.map_entry_bytes, t);
+  return t;
+}
+
+sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
+  // The firmware builds every NAND command of the list up front; the flash
+  // controller's sequencer then runs them as their dependencies allow.
+  const sc_time issued = cpu_.execute(at, cfg_.cpu.page_cycles * work.ops.size());
+  // Completion time of each op, for the dependencies the FTL declared.
+  static thread_local std::vector<sc_time> done;
+  done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
+  sc_time all = issued;
+  const FlashGeometry& g = cfg_.nand.geometry;
+  for (size_t i = 0; i < work.ops.size(); ++i) {
+    const ftl::FlashOp& op = work.ops[i];
+    sc_time start = issued;
+    if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
+    if (op.barrier) start = all;
+    uint32_t bytes = op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size;
+    if (op.kind == ftl::FlashOp::Kind::Read && !op.gc && host_read_bytes_) bytes = host_read_bytes_;
+    // Copyback: a GC read whose program (the next op, ordered after it) is on
+    // the same die, and that program, move no data over the bus.
+    if (cfg_.nand.copyback && op.gc) {
+      const bool read_pair = op.kind == ftl::FlashOp::Kind::Read && i + 1 < work.ops.size() &&
+                             work.ops[i + 1].after == int32_t(i) && g.die_of(work.ops[i + 1].ppn) == g.die_of(op.ppn);
+      const bool program_pair = op.kind == ftl::FlashOp::Kind::Program && op.after >= 0 &&
+                                g.die_of(work.ops[size_t(op.after)].ppn) == g.die_of(op.ppn);
+      if (read_pair || program_pair) bytes = 0;
+    }
+    done[i] = flash_op(op, bytes, start);
+    all = std::max(all, done[i]);
+  }
+  return all;
+}
+
+sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at) {
+  const FlashGeometry& g = cfg_.nand.geometry;
+  const DieId die = g.die_of(op.ppn);
+  flash_cmd_.kind = op.kind == ftl::FlashOp::Kind::Read      ? ssdtlm::FlashOpKind::Read
+                    : op.kind == ftl::FlashOp::Kind::Program ? ssdtlm::FlashOpKind::Program
+                                                             : ssdtlm::FlashOpKind::Erase;
+  flash_cmd_.die = g.die_in_channel(die);
+  flash_cmd_.page = g.page_in_block(op.ppn);
+  flash_cmd_.bytes = bytes;
+  flash_cmd_.gc = op.gc;
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time delay = at - now;
+  flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
+  return now + delay;
+}
+
+sc_time Controller::dram_access(uint32_t bytes, const sc_time& at) {
+  if (cfg_.dram.size == 0) return at;  // DRAM-less: data and tables stay in controller SRAM
+  dram_cmd_.bytes = bytes;
+  const sc_time now = sc_core::sc_time_stamp();
+  sc_time delay = at - now;
+  dram->b_transport(dram_trans_, delay);
+  return now + delay;
+}
+
+}  // namespace ssd

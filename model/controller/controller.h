@@ -1,0 +1,106 @@
+#pragma once
+// The SSD controller running its firmware: it receives host commands from
+// the SATA interface, charges firmware steps to the controller CPU, asks the
+// FTL plug-in what each logical page needs, and schedules the resulting NAND
+// operations on the channels and the data staging in DRAM.
+//
+// Sockets: `host` (target, from the SATA interface), `dram` (initiator, to the
+// DRAM buffer), `flash` (multi initiator, one binding per NAND channel).
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <memory>
+
+#include <spdlog/spdlog.h>
+
+#include "model/sim/config.h"
+#include "model/host/content_shadow.h"
+#include "model/controller/controller_cpu.h"
+#include "model/nand/flash_media.h"
+#include "model/ftl/ftl.h"
+#include "model/controller/write_cache.h"
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+// The FTL's parameters as the firmware builds them from the configuration.
+ftl::FtlParams ftl_params(const SimConfig& cfg);
+
+class Controller : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Controller> host;
+  tlm_utils::simple_initiator_socket<Controller> dram;
+  tlm_utils::multi_passthrough_initiator_socket<Controller> flash;
+
+  Controller(sc_core::sc_module_name name, const SimConfig& cfg);
+  ~Controller() override;
+
+  ftl::Ftl& ftl() { return *ftl_; }
+  const ftl::Ftl& ftl() const { return *ftl_; }
+  const FlashMedia& media() const { return media_; }
+  ControllerCpu& cpu() { return cpu_; }
+  const ControllerCpu& cpu() const { return cpu_; }
+  const WriteCache& write_cache() const { return cache_; }
+  // Slices of idle-time work the FTL returned (ftl.idle_after).
+  uint64_t background_slices() const { return background_slices_; }
+  uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
+
+  // Drive states before the timed phase, applied functionally (no timing).
+  // With a `shadow` (content checks), the writes are recorded in it.
+  void precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow = nullptr);
+  // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
+  // write cache); "" if it can.
+  std::string dram_shortfall() const;
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  void serve(tlm::tlm_generic_payload& trans, sc_time& delay);
+  // Tell the FTL about the command's page run before its pages.
+  void begin(const ssdtlm::HostCommand& cmd, uint64_t first, uint64_t last);
+  // The idle-time thread (ftl.idle_after > 0).
+  void background();
+  // Read one page from `at`; with `content`, append what the page held.
+  // `bytes`: how much of the page the host wants (nand.partial_read).
+  sc_time read_page(uint32_t lpn, uint32_t bytes, const sc_time& at, std::vector<ssdtlm::PageData>* content);
+  // What the page read in `work` held (content checks).
+  ssdtlm::PageData page_data(const ftl::FtlWork& work) const;
+  // Write one page through the FTL from `at` (after a read-modify-write read
+  // if `partial`), its data tagged `tag` (0: a fresh internal version);
+  // returns when the program (and any GC it forced) completes.
+  sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);
+  void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
+  bool partial_page(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
+  // Schedule an FTL's flash ops (honouring their order) from `at`; returns
+  // when the last completes.
+  sc_time run_flash(const ftl::FtlWork& work, const sc_time& at);
+  // `bytes`: what crosses the channel bus (a page, part of one, or 0).
+  sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at);
+  sc_time dram_access(uint32_t bytes, const sc_time& at);
+  // CPU time for the FTL's cycles, then its mapping-table traffic in DRAM.
+  sc_time charge(const ftl::FtlWork& work, const sc_time& at);
+
+  SimConfig cfg_;
+  std::shared_ptr<spdlog::logger> log_;
+  ControllerCpu cpu_;
+  FlashMedia media_;
+  std::unique_ptr<ftl::Ftl> ftl_;
+  WriteCache cache_;
+  uint64_t version_ = 0;  // tags each written page
+  uint64_t next_lpn_[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};  // per op: the page after the last command's
+  sc_time last_host_done_ = sc_core::SC_ZERO_TIME;  // latest completion given to a host command
+  sc_core::sc_event host_event_;                     // a host command arrived
+  uint64_t background_slices_ = 0;
+  ftl::FtlWork work_;      // reused: no allocation per page
+  // Reused payloads: b_transport calls never wait, so one of each suffices.
+  tlm::tlm_generic_payload flash_trans_, dram_trans_;
+  ssdtlm::FlashCommand flash_cmd_;
+  // Bytes the host read in flight needs from its page (nand.partial_read); 0: the page.
+  uint32_t host_read_bytes_ = 0;
+  ssdtlm::DramAccess dram_cmd_;
+};
+
+}  // namespace ssd

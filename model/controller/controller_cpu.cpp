@@ -1,0 +1,43 @@
+#include "model/controller/controller_cpu.h"
+
+#include <algorithm>
+
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+ControllerCpu::ControllerCpu(sc_core::sc_module_name name, const CpuConfig& cfg)
+    : sc_module(name), cfg_(cfg), cores_(cfg.cores) {}
+
+sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
+  if (cycles == 0) return at;
+  cycles_ += cycles;
+  const sc_time d = ssdtlm::cycle_time(cycles, cfg_.clock);
+  const sc_time now = sc_core::sc_time_stamp();
+  // Firmware tasks interleave on a core (an event loop between NAND and host
+  // interrupts), so a task fills idle gaps in pieces; pick the core on which
+  // it would start first.
+  size_t best = 0;
+  sc_time best_start;
+  for (size_t i = 0; i < cores_.size(); ++i) {
+    cores_[i].retire(now);
+    const sc_time s = cores_[i].find(at, sc_time(1, sc_core::SC_PS));
+    if (i == 0 || s < best_start) best = i, best_start = s;
+  }
+  return cores_[best].fill(at, d);
+}
+
+sc_time ControllerCpu::busy_until() const {
+  sc_time t = sc_core::SC_ZERO_TIME;
+  for (const auto& c : cores_) t = std::max(t, c.busy_until());
+  return t;
+}
+
+double ControllerCpu::utilisation(const sc_time& elapsed) const {
+  if (elapsed == sc_core::SC_ZERO_TIME) return 0.0;
+  sc_time busy;
+  for (const auto& c : cores_) busy += c.busy();
+  return busy / elapsed / double(cores_.size());
+}
+
+}  // namespace ssd

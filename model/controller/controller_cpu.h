@@ -1,0 +1,35 @@
+#pragma once
+// The controller's embedded cores (ARM7/ARM9-class): firmware steps are
+// charged here as cycles at the core clock, on whichever core is free first.
+// A step runs in the core's idle gaps (tasks interleave, as in an event-loop
+// firmware), so the core never idles while work is pending. Requests queue for the cores, so a slow core shows up as both
+// longer latency and a lower IOPS ceiling.
+
+#include <systemc>
+
+#include <vector>
+
+#include "model/sim/config.h"
+#include "tlm/timeline.h"
+
+namespace ssd {
+
+class ControllerCpu : public sc_core::sc_module {
+ public:
+  ControllerCpu(sc_core::sc_module_name name, const CpuConfig& cfg);
+
+  // Run `cycles` of firmware no earlier than `at`; returns when they finish.
+  sc_time execute(const sc_time& at, uint64_t cycles);
+
+  double utilisation(const sc_time& elapsed) const;
+  // When the last firmware work booked so far ends.
+  sc_time busy_until() const;
+  uint64_t cycles_run() const { return cycles_; }
+
+ private:
+  CpuConfig cfg_;
+  std::vector<ssdtlm::Timeline> cores_;
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace ssd

@@ -1,0 +1,28 @@
+#include "model/controller/dram_buffer.h"
+
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+DramBuffer::DramBuffer(sc_core::sc_module_name name, const DramConfig& cfg)
+    : sc_module(name), socket("socket"), cfg_(cfg) {
+  socket.register_b_transport(this, &DramBuffer::b_transport);
+}
+
+void DramBuffer::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const auto* access = trans.get_extension<ssdtlm::DramAccess>();
+  const sc_time now = sc_core::sc_time_stamp();
+  port_.retire(now);
+  const sc_time xfer = ssdtlm::transfer_time(access->bytes, cfg_.bandwidth);
+  const sc_time start = port_.book(now + delay, xfer);
+  bytes_ += access->bytes;
+  ++accesses_;
+  delay = start + cfg_.latency + xfer - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+double DramBuffer::utilisation(const sc_time& elapsed) const {
+  return elapsed == sc_core::SC_ZERO_TIME ? 0.0 : port_.busy() / elapsed;
+}
+
+}  // namespace ssd

@@ -1,0 +1,83 @@
+#pragma once
+// Page-level mapping FTL (the X25-M style): every logical page maps to any
+// physical page; writes go out of place to the current active block of the
+// next die in round-robin order (so consecutive writes stripe across
+// channels, then dies). Each die has its own free-block pool, a host active
+// block and a GC active block (GC copies stay apart from fresh host data).
+// Greedy GC: the victim is the closed block with the fewest valid pages,
+// found in O(1) amortised through buckets by valid-page count (as in the
+// Cosmos+ FTL). GC is incremental and foreground: once a die is down to
+// `gc_threshold` free blocks, each host write on it first moves a slice of
+// the victim's valid pages (valid/invalid of them, so the victim is free by
+// the time the host has used the pages it gives back); below the threshold,
+// victims are collected whole before host data may take a block.
+
+#include <deque>
+#include <vector>
+
+#include "model/ftl/ftl.h"
+
+namespace ssd::ftl {
+
+class PageFtl : public Ftl {
+ public:
+  PageFtl(const FtlParams& p, FlashMedia& media);
+
+  uint64_t user_pages() const override { return user_pages_; }
+  void read(Lpn lpn, FtlWork& work) override;
+  void write(Lpn lpn, uint64_t version, FtlWork& work) override;
+  void trim(Lpn lpn, FtlWork& work) override;
+  Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
+  const FtlStats& stats() const override { return stats_; }
+  uint64_t map_bytes() const override { return user_pages_ * params_.map_entry_bytes; }
+  void check_consistency() const override;
+  void prefetch(Lpn lpn, int stage) const override {
+    if (stage == 0) return __builtin_prefetch(&l2p_[lpn.v]);
+    if (l2p_[lpn.v] != kNone) __builtin_prefetch(&p2l_[l2p_[lpn.v]], 1);  // the page it will invalidate
+  }
+  void reset_stats() override { stats_ = FtlStats{}; }
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  enum class BlockState : uint8_t { Free, Active, Closed, Victim };
+  struct WritePoint {
+    uint32_t block = kNone;  // drive-wide block id
+    uint32_t next_page = 0;
+  };
+  struct Die {
+    std::deque<uint32_t> free_blocks;
+    WritePoint host, gc;
+    std::vector<uint32_t> bucket_head;  // by valid count: closed blocks
+    uint32_t victim = kNone;            // block being collected
+    uint32_t victim_cursor = 0;         // next page of the victim to look at
+    uint32_t victim_budget = 1;         // pages to move per host write
+  };
+
+  // Next free page on `die` for host or GC data; sets `block` and `page`
+  // (avoiding divisions on the hot path) and returns the Ppn.
+  Ppn allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page);
+  // Move a slice of the die's victim (choosing one if none), or all of it
+  // with `finish`; erases it when done. False if nothing is reclaimable.
+  bool collect(uint32_t die, bool finish, FtlWork& work);
+  void invalidate(uint32_t ppn);
+  void close_block(uint32_t block);
+  void bucket_insert(uint32_t block);
+  void bucket_remove(uint32_t block);
+
+  FtlParams params_;
+  FlashGeometry geo_;
+  FlashMedia& media_;
+  uint64_t user_pages_;
+  std::vector<uint32_t> l2p_;          // LPN -> PPN
+  std::vector<uint32_t> p2l_;          // PPN -> LPN (kNone: invalid or erased)
+  std::vector<uint16_t> valid_;        // valid pages per block
+  std::vector<BlockState> state_;
+  std::vector<uint32_t> bnext_, bprev_;  // bucket lists
+  std::vector<Die> dies_;
+  std::vector<uint64_t> die_valid_;  // valid pages per die
+  uint64_t die_cap_ = 0;             // most valid pages a die may hold (see constructor)
+  uint32_t die_cursor_ = 0;
+  FtlStats stats_;
+};
+
+}  // namespace ssd::ftl

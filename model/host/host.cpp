@@ -1,0 +1,132 @@
+#include "model/host/host.h"
+
+#include <string>
+
+#include "model/host/content_shadow.h"
+
+namespace ssd {
+
+using ssdtlm::HostCommand;
+using ssdtlm::HostOp;
+
+const char* to_string(StopReason r) {
+  switch (r) {
+    case StopReason::SourceDone: return "workload done";
+    case StopReason::Runtime: return "workload.runtime reached";
+    case StopReason::TimeLimit: return "simulated time limit reached";
+    case StopReason::Error: return "error";
+  }
+  return "?";
+}
+
+Host::Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime, ContentShadow* shadow)
+    : Host(name, std::vector<HostStream>{HostStream{&source, iodepth, runtime}}, shadow) {}
+
+Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow)
+    : sc_module(name), socket("socket"), streams_(streams), shadow_(shadow) {
+  uint32_t tag = 0;
+  for (uint32_t s = 0; s < streams_.size(); ++s)
+    for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++tag)
+      sc_core::sc_spawn([this, tag, s] { slot(tag, s); }, ("ncq_slot_" + std::to_string(tag)).c_str());
+}
+
+void Host::stop(StopReason why) {
+  // The first reason stands, but an error always wins and ends the run at
+  // once; the other reasons only stop issuing, so queued commands complete.
+  if (stop_ == StopReason::SourceDone || why == StopReason::Error) stop_ = why;
+  if (why == StopReason::Error) sc_core::sc_stop();
+}
+
+void Host::slot(uint32_t tag, uint32_t stream) {
+  tlm::tlm_generic_payload trans;
+  HostCommand cmd;
+  trans.set_extension(&cmd);
+  // The payload deletes its extensions when it dies; `cmd` lives on this
+  // stack, so detach it on every way out, unwinding included.
+  struct Detach {
+    tlm::tlm_generic_payload& t;
+    HostCommand& c;
+    ~Detach() { t.clear_extension(&c); }
+  } detach{trans, cmd};
+  HostRequest req;
+  try {
+    while (serve(tag, stream, trans, cmd, req)) {
+    }
+  } catch (const sc_core::sc_unwind_exception&) {
+    throw;  // the kernel killing this thread: let it
+  } catch (...) {
+    if (!failure_) failure_ = std::current_exception();
+    stop(StopReason::Error);
+  }
+}
+
+bool Host::serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd,
+                 HostRequest& req) {
+  while (flushing_) sc_core::wait(flush_done_);
+  sc_time now = sc_core::sc_time_stamp();
+  const sc_time runtime = streams_[stream].runtime;
+  if (runtime != sc_core::SC_ZERO_TIME && now >= runtime) {
+    stop(StopReason::Runtime);
+    return false;
+  }
+  if (now.to_seconds() >= kTimeLimitSeconds) {
+    stop(StopReason::TimeLimit);
+    return false;
+  }
+  if (!streams_[stream].source->next(req, now)) return false;
+  ++outstanding_;
+  // Non-queued FLUSH: from the moment the host takes it, no slot takes
+  // another request until it completes.
+  if (req.op == HostOp::Flush) flushing_ = true;
+  const sc_time arrival = req.timed ? req.arrival : now;
+  if (arrival > now) {
+    sc_core::wait(arrival - now);
+    now = arrival;
+  }
+  if (req.op == HostOp::Flush) {
+    while (outstanding_ > 1) sc_core::wait(idle_);  // the queue drains first
+    now = sc_core::sc_time_stamp();
+  }
+  cmd = HostCommand{};
+  cmd.op = req.op;
+  cmd.offset = req.offset;
+  cmd.bytes = req.bytes;
+  cmd.ncq_tag = req.op == HostOp::Flush ? 0 : tag;
+  if (shadow_ && req.op == HostOp::Write) cmd.data_tag = shadow_->next_tag();
+  trans.set_command(req.op == HostOp::Read    ? tlm::TLM_READ_COMMAND
+                    : req.op == HostOp::Write ? tlm::TLM_WRITE_COMMAND
+                                              : tlm::TLM_IGNORE_COMMAND);
+  trans.set_address(req.offset);
+  trans.set_data_length(static_cast<unsigned>(std::min<uint64_t>(req.bytes, UINT32_MAX)));
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  socket->b_transport(trans, delay);
+  // The drive applied the command when it accepted it: the shadow follows
+  // at once, before any later command can be issued.
+  if (shadow_ && trans.is_response_ok()) {
+    if (req.op == HostOp::Write) shadow_->wrote(req.offset, req.bytes, cmd.data_tag);
+    else if (req.op == HostOp::Trim) shadow_->trimmed(req.offset, req.bytes);
+    else if (req.op == HostOp::Read) shadow_->check_read(req.offset, req.bytes, cmd.content);
+  }
+  sc_core::wait(delay);
+  const sc_time done = sc_core::sc_time_stamp();
+  if (!trans.is_response_ok()) ++errors_;
+  if (done > last_completion_) last_completion_ = done;
+  ++completed_;
+  OpStats& s = stats_[size_t(req.op)];
+  s.lat.add(ssdtlm::to_ns(done - arrival));
+  s.clat.add(ssdtlm::to_ns(done - now));
+  s.slat.add(ssdtlm::to_ns(now - arrival));
+  s.bytes += req.bytes;
+  if (observer_) observer_(IoCompletion{req, arrival, now, done, stream});
+  --outstanding_;
+  if (req.op == HostOp::Flush) {
+    flushing_ = false;
+    flush_done_.notify();
+  } else if (flushing_) {
+    idle_.notify();
+  }
+  return true;
+}
+
+}  // namespace ssd

@@ -1,0 +1,35 @@
+#pragma once
+// A synthetic workload with fio's option names and meaning: rw (read, write,
+// randread, randwrite, randrw, rw/readwrite), bs, rwmixread,
+// percentage_random, size, offset, number_ios; runtime is applied by the host.
+// Random offsets are drawn uniformly over [offset, offset + size) in bs steps
+// with replacement (fio's `norandommap`); a non-random IO continues from the
+// previous one and wraps at the end of the span.
+
+#include <string>
+
+#include "model/sim/config.h"
+#include "model/host/io_source.h"
+#include "model/sim/random.h"
+
+namespace ssd {
+
+class SyntheticWorkload : public IoSource {
+ public:
+  // `span` is the resolved LBA span in bytes (size, or the user capacity).
+  SyntheticWorkload(const WorkloadConfig& cfg, uint64_t span, uint64_t seed);
+  bool next(HostRequest& req, const sc_core::sc_time& now) override;
+  std::string describe() const override;
+
+ private:
+  WorkloadConfig cfg_;
+  uint64_t span_;
+  uint64_t blocks_;       // bs-sized blocks in the span
+  uint32_t read_pct_;     // 100, 0 or rwmixread
+  uint32_t random_pct_;   // 0 for sequential kinds
+  uint64_t issued_ = 0;
+  uint64_t seq_block_ = 0;
+  Random rng_;
+};
+
+}  // namespace ssd

@@ -1,0 +1,31 @@
+#include "model/nand/flash_media.h"
+
+#include <string>
+
+namespace ssd {
+
+FlashMedia::FlashMedia(const FlashGeometry& g, bool track_content)
+    : geometry_(g), write_ptr_(g.blocks(), 0), erase_count_(g.blocks(), 0) {
+  if (track_content) content_.resize(g.pages());
+}
+
+void FlashMedia::program(BlockId b, uint32_t page, PageContent c) {
+  if (page != write_ptr_[b.v])
+    throw FlashRuleViolation("program of page " + std::to_string(page) + " in block " + std::to_string(b.v) +
+                             " out of order (next erased page is " + std::to_string(write_ptr_[b.v]) + ")");
+  ++write_ptr_[b.v];
+  if (!content_.empty()) content_[uint64_t(b.v) * geometry_.pages_per_block + page] = c;
+}
+
+PageContent FlashMedia::read(BlockId b, uint32_t page) const {
+  if (page >= write_ptr_[b.v])
+    throw FlashRuleViolation("read of erased page " + std::to_string(page) + " of block " + std::to_string(b.v));
+  return content_.empty() ? PageContent{} : content_[uint64_t(b.v) * geometry_.pages_per_block + page];
+}
+
+void FlashMedia::erase(BlockId b) {
+  write_ptr_[b.v] = 0;
+  ++erase_count_[b.v];
+}
+
+}  // namespace ssd

@@ -1,0 +1,48 @@
+#pragma once
+// The functional state of the NAND array, kept apart from its timing: which
+// pages are programmed, the erase-before-write and in-order-program rules,
+// erase counts, and (optionally) what each page holds so tests can check
+// that every read returns the latest written data. Plain C++, no SystemC.
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "model/nand/geometry.h"
+
+namespace ssd {
+
+// What a page holds when content tracking is on: whose data and which version.
+struct PageContent {
+  uint32_t lpn = UINT32_MAX;
+  uint64_t version = 0;
+};
+
+// A broken flash rule is a firmware bug, never a user error.
+struct FlashRuleViolation : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+class FlashMedia {
+ public:
+  FlashMedia(const FlashGeometry& g, bool track_content);
+
+  // Program page `page` of block `b`: it must be the block's next erased page.
+  void program(BlockId b, uint32_t page, PageContent c);
+  // Read a programmed page.
+  PageContent read(BlockId b, uint32_t page) const;
+  PageContent read(Ppn p) const { return read(geometry_.block_of(p), geometry_.page_in_block(p)); }
+  void erase(BlockId b);
+
+  bool is_programmed(Ppn p) const { return geometry_.page_in_block(p) < write_ptr_[geometry_.block_of(p).v]; }
+  uint32_t erase_count(BlockId b) const { return erase_count_[b.v]; }
+  const FlashGeometry& geometry() const { return geometry_; }
+
+ private:
+  FlashGeometry geometry_;
+  std::vector<uint32_t> write_ptr_;     // next programmable page per block
+  std::vector<uint32_t> erase_count_;
+  std::vector<PageContent> content_;    // empty unless tracking content
+};
+
+}  // namespace ssd

@@ -1,0 +1,68 @@
+#include "model/nand/nand_channel.h"
+
+#include <algorithm>
+
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+using ssdtlm::FlashCommand;
+using ssdtlm::FlashOpKind;
+
+NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
+    : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel) {
+  socket.register_b_transport(this, &NandChannel::b_transport);
+}
+
+void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
+  const FlashCommand* cmd = trans.get_extension<FlashCommand>();
+  const sc_time now = sc_core::sc_time_stamp();
+  ssdtlm::Timeline& die = dies_.at(cmd->die);
+  die.retire(now);
+  bus_.retire(now);
+
+  // An operation is: die busy `before` (array), bus + die busy `xfer`, die busy `after` (array).
+  sc_time before, after;
+  const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
+  switch (cmd->kind) {
+    case FlashOpKind::Read: before = cfg_.read_time(cmd->page); ++(cmd->gc ? stats_.gc_reads : stats_.reads); break;
+    case FlashOpKind::Program:
+      after = cfg_.program_time(cmd->page);
+      ++(cmd->gc ? stats_.gc_programs : stats_.programs);
+      break;
+    case FlashOpKind::Erase: after = cfg_.t_erase; ++(cmd->gc ? stats_.gc_erases : stats_.erases); break;
+  }
+  // The die is held from the start of its array step until the end of the
+  // step after the transfer (data waits in the page register for the bus).
+  // The transfer itself may be split over the bus's free gaps: the controller
+  // can pause RE#/WE# toggling, serve another die, and resume (ONFI column
+  // addressing), so the bus never idles while some die has data to move.
+  sc_time earliest = now + delay, start, end;
+  for (;;) {
+    start = die.find(earliest, before + xfer + after);
+    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer)) + after;
+    const sc_time conflict = die.first_conflict_end(start, end);
+    if (conflict == start) break;
+    earliest = conflict;  // the die is booked inside our span: start after that booking
+  }
+  die.reserve(start, end - start);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
+  delay = end - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time NandChannel::busy_until() const {
+  sc_time t = bus_.busy_until();
+  for (const auto& d : dies_) t = std::max(t, d.busy_until());
+  return t;
+}
+
+double NandChannel::bus_utilisation(const sc_time& elapsed) const {
+  return elapsed == sc_core::SC_ZERO_TIME ? 0.0 : bus_.busy() / elapsed;
+}
+
+double NandChannel::die_utilisation(uint32_t die, const sc_time& elapsed) const {
+  return elapsed == sc_core::SC_ZERO_TIME ? 0.0 : dies_.at(die).busy() / elapsed;
+}
+
+}  // namespace ssd

@@ -1,0 +1,49 @@
+#pragma once
+// One NAND channel: an 8-bit bus at `nand.channel_rate` shared by the dies on
+// it. Each die is busy for its whole array operation (tR / tPROG / tBERS, per
+// page type on MLC with fast LSB and slow MSB pages, plus
+// the transfer that feeds or drains its page register); the bus is busy only
+// while data moves. A die in tPROG therefore leaves the bus to its
+// neighbours, and interleaving and channel contention come out of the two
+// reservations rather than from a formula.
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <vector>
+
+#include "model/sim/config.h"
+#include "tlm/timeline.h"
+
+namespace ssd {
+
+class NandChannel : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<NandChannel> socket;
+
+  NandChannel(sc_core::sc_module_name name, const NandConfig& cfg);
+
+  struct Stats {
+    uint64_t reads = 0, programs = 0, erases = 0;
+    uint64_t gc_reads = 0, gc_programs = 0, gc_erases = 0;
+  };
+  const Stats& stats() const { return stats_; }
+  double bus_utilisation(const sc_time& elapsed) const;
+  double die_utilisation(uint32_t die, const sc_time& elapsed) const;
+  const sc_time& bus_busy() const { return bus_.busy(); }
+  const sc_time& die_busy(uint32_t die) const { return dies_.at(die).busy(); }
+  // When the last bus or die work booked so far ends.
+  sc_time busy_until() const;
+  uint32_t dies() const { return static_cast<uint32_t>(dies_.size()); }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+
+  NandConfig cfg_;
+  ssdtlm::Timeline bus_;
+  std::vector<ssdtlm::Timeline> dies_;
+  Stats stats_;
+};
+
+}  // namespace ssd

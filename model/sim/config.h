@@ -1,0 +1,133 @@
+#pragma once
+// The simulator's configuration, parsed once (model/sim/options.h) into these
+// validated structs and handed to the modules by const reference.
+
+#include <systemc>
+
+#include <cstdint>
+#include <string>
+
+#include "model/host/fio_job.h"
+#include "model/ftl/ftl.h"
+#include "model/nand/geometry.h"
+
+namespace ssd {
+
+using sc_core::sc_time;
+
+struct NandConfig {
+  FlashGeometry geometry;
+  sc_time t_read = sc_time(50, sc_core::SC_US);    // array to page register (tR)
+  sc_time t_prog = sc_time(900, sc_core::SC_US);   // page program (tPROG)
+  sc_time t_erase = sc_time(2, sc_core::SC_MS);    // block erase (tBERS)
+  double channel_rate = 40e6;                      // bytes/s on one channel bus
+  // MLC fast and slow pages: with `lsb_msb`, even pages of a block are LSB
+  // (fast) and odd pages MSB (slow), each with its own times (zero: the
+  // uniform t_read / t_prog).
+  bool lsb_msb = false;
+  sc_time t_prog_lsb, t_prog_msb, t_read_lsb, t_read_msb;
+  bool partial_read = false;  // a host read of part of a page moves only its sectors over the bus
+  bool copyback = false;      // GC moves within a die keep the data in the die (no bus transfer)
+  sc_time program_time(uint32_t page) const {
+    if (!lsb_msb) return t_prog;
+    const sc_time& t = page % 2 == 0 ? t_prog_lsb : t_prog_msb;
+    return t == sc_core::SC_ZERO_TIME ? t_prog : t;
+  }
+  sc_time read_time(uint32_t page) const {
+    if (!lsb_msb) return t_read;
+    const sc_time& t = page % 2 == 0 ? t_read_lsb : t_read_msb;
+    return t == sc_core::SC_ZERO_TIME ? t_read : t;
+  }
+};
+
+struct DramConfig {
+  uint64_t size = 64ull << 20;     // bytes; 0 = DRAM-less controller
+  double bandwidth = 666e6;        // bytes/s (DDR-333 x 16 bit)
+  sc_time latency = sc_time(60, sc_core::SC_NS);  // access latency (row + CAS)
+  uint64_t write_cache = 0;        // bytes of user-data write-back cache (0: write-through)
+  uint32_t map_entry_bytes = 4;    // one mapping-table entry
+};
+
+struct CpuConfig {
+  uint32_t cores = 1;
+  double clock = 200e6;            // Hz
+  uint64_t decode_cycles = 800;    // parse the FIS, set up DMA, queue the command
+  uint64_t complete_cycles = 400;  // post the completion (Set Device Bits FIS)
+  uint64_t page_cycles = 100;      // per flash page: build and issue the NAND command
+  ftl::FtlCycleCosts ftl;
+};
+
+struct SataConfig {
+  uint32_t gen = 2;                                // 1, 2, 3 -> 1.5, 3, 6 Gb/s
+  sc_time cmd_overhead = sc_time(2, sc_core::SC_US);  // FIS exchange per command on the link
+  uint32_t ncq_depth = 32;
+  // Payload rate: line rate less 8b/10b coding.
+  double payload_rate() const { return (gen == 1 ? 1.5e9 : gen == 2 ? 3e9 : 6e9) * 0.8 / 8.0; }
+};
+
+struct WorkloadConfig {
+  std::string rw = "randread";     // read, write, randread, randwrite, randrw, rw/readwrite
+  uint64_t bs = 4096;
+  uint32_t iodepth = 32;
+  uint32_t rwmixread = 50;         // percent reads in mixed workloads
+  uint32_t percentage_random = 100;
+  uint64_t size = 0;               // LBA span in bytes; 0 = whole user capacity
+  uint64_t offset = 0;             // bytes
+  uint64_t number_ios = 0;         // 0 = unlimited (runtime bounds it)
+  sc_time runtime = sc_core::SC_ZERO_TIME;  // simulated time limit; 0 = none
+  uint64_t randseed = 0;           // 0: derived from --seed
+};
+
+enum class Precondition { None, SeqFill, Used };
+
+// Trace replay (`--trace` and `trace.*`).
+struct ReplayConfig {
+  std::string path;                 // file, blktrace NAME prefix or directory; "" = synthetic workload
+  std::string format;               // "" = detect from the content
+  bool timed = true;                // timed: recorded arrivals; afap: closed loop
+  double speed = 1.0;               // timed: arrivals scaled by 1/speed
+  uint32_t iodepth = 32;            // NCQ slots the host uses
+  uint32_t sector_size = 512;       // for formats that count sectors
+  uint64_t offset = 0;              // bytes subtracted from every address
+  bool wrap = true;                 // beyond capacity: wrap (true) or error
+  bool arrival_issue = false;       // blktrace/blkparse: D instead of Q
+  bool skip_bad = false;            // skip and count malformed records
+  int64_t device = -1;              // keep only this device (-1: all)
+  sc_time window_start = sc_core::SC_ZERO_TIME, window_end = sc_core::SC_ZERO_TIME;  // 0 end: none
+  bool keep_read = true, keep_write = true, keep_discard = true, keep_flush = true;
+};
+
+struct SimConfig {
+  NandConfig nand;
+  DramConfig dram;
+  CpuConfig cpu;
+  SataConfig sata;
+  std::string ftl_name = "page";
+  ftl::FtlOptions ftl_options;     // the selected FTL's own declared options
+  sc_time idle_after = sc_core::SC_ZERO_TIME;  // host idle this long: FTL background work (0: never)
+  double ftl_op = 0.07;
+  uint32_t gc_threshold = 2;
+  WorkloadConfig workload;
+  Precondition precondition = Precondition::SeqFill;
+  double used_overwrite = 1.0;     // `used`: random overwrites as a fraction of user capacity
+  uint64_t seed = 1;
+  ReplayConfig replay;
+  std::string report;              // JSON report path ("" = none)
+  std::string export_trace;        // write the synthetic workload as a trace ("" = simulate)
+  std::string export_format = "disksim";
+  std::string latency_log;         // per-IO CSV ("" = none)
+  std::string timeseries;          // per-interval CSV ("" = none)
+  sc_time timeseries_interval = sc_time(1, sc_core::SC_SEC);
+  std::string log_level = "warn";
+  bool track_content = false;      // keep page contents (for checks; costs memory)
+  // fio compatibility
+  std::string job_file;            // --job: fio job file ("" = none)
+  FioJobFile jobs;                 // its jobs, numjobs expanded
+  std::string output;              // --output: what --output-format selects goes here ("" = stdout)
+  bool output_normal = true, output_json = false, output_json_plus = false;
+  bool latency_log_fio = false;    // --latency-log in fio's write_lat_log format instead of CSV
+  sc_time report_avgtime = sc_time(500, sc_core::SC_MS);  // per-interval IOPS/bw samples of jobs[]
+  bool store_data = false;         // keep the host's written bytes (model/sata/data_store.h)
+};
+
+}  // namespace ssd

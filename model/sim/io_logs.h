@@ -1,0 +1,54 @@
+#pragma once
+// Per-IO outputs, written while the simulation runs (constant memory):
+// LatencyLog, one CSV row per IO (or one line per IO in fio's write_lat_log
+// format, which fio's log tools read); TimeSeries, one CSV row per interval of
+// simulated time with IOPS, MB/s, mean and max latency per operation.
+// Both expect completions in non-decreasing completion time, which is how
+// the host reports them.
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "model/host/io_source.h"
+
+namespace ssd {
+
+class LatencyLog {
+ public:
+  // `fio`: fio's latency log lines "msec, lat nsec, ddir, bs, offset, prio"
+  // (no header; FLUSH, which fio's ddir 0/1/2 cannot name, is left out).
+  explicit LatencyLog(const std::string& path, bool fio = false);  // throws std::runtime_error if it cannot write
+  ~LatencyLog();
+  void add(const IoCompletion& c);
+  void close();
+
+ private:
+  std::FILE* f_ = nullptr;
+  std::string path_;
+  bool fio_;
+};
+
+class TimeSeries {
+ public:
+  TimeSeries(const std::string& path, sc_core::sc_time interval);
+  ~TimeSeries();
+  void add(const IoCompletion& c);
+  // Writes the last interval, which ends at `end_ns` (the run's end).
+  void close(uint64_t end_ns = UINT64_MAX);
+
+ private:
+  struct Bucket {
+    uint64_t ios = 0, bytes = 0, lat_sum = 0, lat_max = 0;
+  };
+  void flush_interval(uint64_t length_ns);
+
+  std::FILE* f_ = nullptr;
+  std::string path_;
+  uint64_t interval_ns_;
+  uint64_t index_ = 0;  // current interval
+  std::array<Bucket, 4> ops_{};
+  bool any_ = false;
+};
+
+}  // namespace ssd

@@ -1,0 +1,88 @@
+// ssdsim: parse options, build the drive, run, report. All behaviour lives
+// in the ssdsim_model library so tests drive exactly the same code.
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "model/sim/log.h"
+#include "model/sim/options.h"
+#include "model/sim/replay.h"
+#include "model/sim/report.h"
+#include "model/sim/simulation.h"
+
+#ifndef SSDSIM_VERSION
+#define SSDSIM_VERSION "0.0.0"
+#endif
+
+int sc_main(int argc, char* argv[]) {
+  try {
+    const ssd::Options opts = ssd::Options::parse(argc, argv);
+    if (opts.help()) {
+      std::fputs(ssd::Options::help_text().c_str(), stdout);
+      return 0;
+    }
+    if (opts.version()) {
+      std::printf("ssdsim %s (SystemC %s)\n", SSDSIM_VERSION, sc_core::sc_release());
+      return 0;
+    }
+    if (opts.list_ftls()) {
+      for (const auto& [name, what] : ssd::ftl::FtlRegistry::instance().list())
+        std::printf("%-10s %s\n", name.c_str(), what.c_str());
+      return 0;
+    }
+    const ssd::SimConfig& cfg = opts.config();
+    ssd::log::configure(cfg.log_level);
+
+    ssd::Simulation sim(cfg);
+    if (const std::string why = sim.drive().controller.dram_shortfall(); !why.empty())
+      throw opts.error("dram.size", why);
+    if (!cfg.export_trace.empty()) {
+      ssd::export_synthetic_trace(cfg, sim.workload_span());
+      std::printf("wrote %llu requests to %s (%s)\n", static_cast<unsigned long long>(cfg.workload.number_ios),
+                  cfg.export_trace.c_str(), cfg.export_format.c_str());
+      return 0;
+    }
+    // Open the report first: an unwritable path should fail before the run, not after.
+    std::ofstream report_file;
+    if (!cfg.report.empty()) {
+      report_file.open(cfg.report);
+      if (!report_file) throw opts.error("report", cfg.report + ": cannot open for writing");
+    }
+    // --output (fio's): what --output-format selects goes there instead of stdout.
+    std::FILE* out = stdout;
+    if (!cfg.output.empty() && !(out = std::fopen(cfg.output.c_str(), "w")))
+      throw opts.error("output", cfg.output + ": cannot open for writing");
+    ssd::ReplayRun replay(cfg, opts, sim);  // the trace, the job file's jobs or the synthetic workload
+    replay.run();
+
+    nlohmann::json report = sim.report();
+    report["ssdsim_version"] = SSDSIM_VERSION;
+    report["options"] = opts.values();
+    replay.annotate(report);
+    report.update(replay.fio_envelope(SSDSIM_VERSION, cfg.output_json_plus));
+    if (cfg.output_normal) ssd::print_summary(out, report);
+    if (cfg.output_json) std::fprintf(out, "%s\n", report.dump(2).c_str());
+    if (out != stdout && std::fclose(out) != 0) throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
+    if (report_file.is_open()) {
+      report_file << report.dump(2) << '\n';
+      if (!report_file.flush()) throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
+    }
+    return 0;
+  } catch (const ssd::OptionError& e) {
+    std::fprintf(stderr, "ssdsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ssdsim: internal error: %s\n", e.what());
+    return 3;
+  }
+}
+
+// Our own entry point: the kernel reads SYSTEMC_DISABLE_COPYRIGHT_MESSAGE
+// before sc_main runs, and its banner would precede every report on stdout.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

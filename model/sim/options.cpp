@@ -1,0 +1,593 @@
+#include "model/sim/options.h"
+
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <sstream>
+
+#include "model/host/fio_job.h"
+#include "model/ftl/ftl.h"
+#include "model/sim/units.h"
+#include "traces/trace_reader.h"
+
+namespace po = boost::program_options;
+
+namespace ssd {
+
+const std::vector<OptionSpec>& core_option_specs() {
+  // clang-format off
+  static const std::vector<OptionSpec> specs{
+    {"nand.channels",          "8",      "count", "NAND channels (independent buses)"},
+    {"nand.dies_per_channel",  "4",      "count", "dies sharing each channel bus"},
+    {"nand.planes_per_die",    "2",      "count", "planes per die"},
+    {"nand.blocks_per_plane",  "1024",   "count", "erase blocks per plane"},
+    {"nand.pages_per_block",   "128",    "count", "pages per erase block"},
+    {"nand.page_size",         "4k",     "size",  "user bytes per page (the mapping unit)"},
+    {"nand.t_read",            "50us",   "time",  "tR: page read, array to register (MLC 50us, SLC 25us)"},
+    {"nand.t_prog",            "900us",  "time",  "tPROG: page program (MLC 900us, SLC 250us)"},
+    {"nand.t_erase",           "2ms",    "time",  "tBERS: block erase"},
+    {"nand.channel_rate",      "40MB/s", "rate",  "channel bus transfer rate (ONFI 1.0 async 25 ns cycle: 40MB/s)"},
+    {"nand.page_types",        "uniform","uniform|lsb-msb", "uniform: every page takes t_read/t_prog; lsb-msb: MLC, even pages of a block LSB (fast), odd MSB (slow)"},
+    {"nand.t_prog_lsb",        "0",      "time",  "lsb-msb: program time of an LSB page; 0 = nand.t_prog"},
+    {"nand.t_prog_msb",        "0",      "time",  "lsb-msb: program time of an MSB page; 0 = nand.t_prog"},
+    {"nand.t_read_lsb",        "0",      "time",  "lsb-msb: read time of an LSB page; 0 = nand.t_read"},
+    {"nand.t_read_msb",        "0",      "time",  "lsb-msb: read time of an MSB page; 0 = nand.t_read"},
+    {"nand.partial_read",      "false",  "bool",  "a host read of part of a page moves only its sectors over the bus and into DRAM (the array reads the page)"},
+    {"nand.copyback",          "false",  "bool",  "GC moves inside a die use copyback: the page never crosses the bus"},
+    {"dram.size",              "64m",    "size",  "DRAM buffer capacity; 0 = DRAM-less controller"},
+    {"dram.bandwidth",         "666MB/s","rate",  "DRAM port bandwidth (DDR-333 x 16 bit); data crosses it once per page"},
+    {"dram.latency",           "60ns",   "time",  "DRAM access latency (activate + CAS)"},
+    {"dram.write_cache",       "0",      "size",  "user-data write-back cache carved from DRAM; 0 = writes complete on flash"},
+    {"dram.map_entry",         "4B",     "size",  "bytes per mapping-table entry (DRAM traffic per lookup/update)"},
+    {"cpu.cores",              "1",      "count", "controller cores running the firmware"},
+    {"cpu.clock",              "200MHz", "freq",  "controller core clock"},
+    {"cpu.cycles.decode",      "800",    "cycles","firmware: decode a command, set up its DMA"},
+    {"cpu.cycles.complete",    "400",    "cycles","firmware: post a completion"},
+    {"cpu.cycles.flash_op",    "100",    "cycles","firmware: build and issue one NAND operation"},
+    {"cpu.cycles.ftl_lookup",  "150",    "cycles","FTL: translate one logical page"},
+    {"cpu.cycles.map_update",  "200",    "cycles","FTL: update one mapping entry"},
+    {"cpu.cycles.gc_page",     "300",    "cycles","FTL: bookkeeping per page moved by GC"},
+    {"cpu.cycles.gc_victim",   "500",    "cycles","FTL: choose and recycle one GC victim block"},
+    {"sata.gen",               "2",      "1|2|3", "SATA generation: 1.5, 3 or 6 Gb/s line rate (8b/10b: 150/300/600 MB/s)"},
+    {"sata.cmd_overhead",      "2us",    "time",  "link time of one command's FIS exchange"},
+    {"sata.ncq_depth",         "32",     "count", "NCQ queue depth the drive reports (at most 32)"},
+    {"ftl.name",               "page",   "name",  "FTL plug-in (--list-ftls)"},
+    {"ftl.op",                 "0.07",   "fraction", "spare area as a fraction of user capacity (0.07 or 7%)"},
+    {"ftl.gc_threshold",       "2",      "blocks","GC starts when a die has this many free blocks or fewer"},
+    {"ftl.idle_after",         "0",      "time",  "host idle this long: the firmware runs the FTL's background work (GC, merges); 0 = never"},
+    {"ftl.plugin",             "",       "path",  "load FTL plug-ins from this shared library (command line only, before the options it adds)"},
+    {"precondition",           "seq-fill","none|seq-fill|used", "drive state before the timed phase"},
+    {"precondition.overwrite", "1.0",    "fraction", "used: random 4 KiB overwrites after the fill, as a fraction of capacity"},
+    {"workload.rw",            "randrw", "pattern", "read, write, randread, randwrite, randrw, rw (= readwrite)"},
+    {"workload.bs",            "4k",     "size",  "block size of each IO"},
+    {"workload.iodepth",       "32",     "count", "outstanding IOs (NCQ slots used)"},
+    {"workload.rwmixread",     "50",     "percent", "reads in mixed workloads"},
+    {"workload.percentage_random", "100", "percent", "random share of rand* workloads; the rest is sequential"},
+    {"workload.size",          "0",      "size",  "LBA span; 0 = the whole user capacity"},
+    {"workload.offset",        "0",      "size",  "start of the LBA span"},
+    {"workload.number_ios",    "200000", "count", "IOs to issue; 0 = until runtime"},
+    {"workload.runtime",       "0",      "time",  "simulated time limit; 0 = none"},
+    {"workload.randseed",      "0",      "count", "workload random seed; 0 = derived from --seed"},
+    {"trace",                  "",       "path",  "replay this trace (file, blktrace NAME prefix or directory) instead of the synthetic workload"},
+    {"trace.format",           "",       "name",  "force the trace format: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
+    {"trace.mode",             "timed",  "timed|afap", "timed: recorded arrivals; afap: as fast as possible, closed loop"},
+    {"trace.speed",            "1",      "factor","timed: replay speed-up (2 = arrivals twice as fast)"},
+    {"trace.iodepth",          "32",     "count", "NCQ slots used for the replay"},
+    {"trace.sector_size",      "512B",   "size",  "sector size of formats that count sectors"},
+    {"trace.offset",           "0",      "size",  "subtracted from every trace address"},
+    {"trace.beyond",           "wrap",   "wrap|error", "addresses beyond the simulated capacity"},
+    {"trace.arrival",          "Q",      "Q|D",   "blktrace/blkparse action taken as the arrival (queue or issue)"},
+    {"trace.skip-bad",         "false",  "bool",  "skip and count malformed records instead of failing"},
+    {"trace.device",           "",       "dev",   "keep only this device: MAJ,MIN (blktrace) or a disk number"},
+    {"trace.start",            "0",      "time",  "keep records arriving at or after this trace time"},
+    {"trace.end",              "0",      "time",  "keep records arriving before this trace time; 0 = to the end"},
+    {"trace.ops",              "read,write,discard,flush", "list", "operations to keep"},
+    {"export-trace",           "",       "path",  "write the synthetic workload's requests as a trace (no simulation) and exit"},
+    {"export-trace.format",    "disksim","name",  "format of --export-trace: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
+    {"latency-log",            "",       "path",  "write one CSV row per IO"},
+    {"latency-log.format",     "csv",    "csv|fio", "csv: ssdsim's columns; fio: fio's write_lat_log format (msec, lat nsec, ddir, bs, offset, prio)"},
+    {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency CSV"},
+    {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
+    {"seed",                   "1",      "count", "master random seed"},
+    {"report",                 "",       "path",  "write the JSON report here"},
+    {"report.avgtime",         "500ms",  "time",  "interval of the per-interval samples behind jobs[].iops_mean/iops_stddev/bw_mean (fio's iopsavgtime/bwavgtime; a job file's own values win)"},
+    {"output-format",          "normal", "list",  "what goes to stdout (or --output): normal (summary), json (the JSON report), json+ (JSON with clat_ns.bins); comma-separated to combine"},
+    {"output",                 "",       "path",  "write what --output-format selects to this file instead of stdout (fio's --output)"},
+    {"job",                    "",       "path",  "run the jobs of this fio job file concurrently instead of --workload.* (see below)"},
+    {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
+    {"store-data",             "false",  "bool",  "keep written bytes and return them on reads (virtual platforms; ssdsim's own host sends no data)"},
+    {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
+  };
+  // clang-format on
+  return specs;
+}
+
+
+namespace {
+
+po::options_description describe() {
+  po::options_description d;
+  d.add_options()("help,h", "")("version", "")("list-ftls", "")("config", po::value<std::vector<std::string>>(), "");
+  for (const auto& s : option_specs()) {
+    auto* v = po::value<std::string>();
+    if (s.unit == "bool") v->implicit_value("true");
+    d.add_options()(s.key.c_str(), v, s.help.c_str());
+  }
+  return d;
+}
+
+bool is_flag(const std::string& key) {
+  for (const auto& s : option_specs())
+    if (s.key == key) return s.unit == "bool";
+  return false;
+}
+
+// Bytes that would garble a terminal (binary or UTF-16 config lines) are
+// shown as \xNN, and a long echo is cut: an error message stays one line.
+std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (out.size() > 80) return out + "...";
+    if (c >= 0x20 && c < 0x7f) out += char(c);
+    else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+Options Options::parse(int argc, const char* const* argv) {
+  Options o;
+  load_plugins(argc, argv);
+  for (const auto& s : option_specs()) o.settings_[s.key] = {s.fallback, "default"};
+  const po::options_description desc = describe();
+  po::parsed_options parsed(&desc);
+  try {
+    // No prefix guessing: `--workload.number=10` must not silently mean
+    // `--workload.number_ios` (a misspelt key is an error, not a guess).
+    const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    parsed = po::command_line_parser(argc, argv).options(desc).style(style).run();
+  } catch (const po::error& e) {
+    throw OptionError(std::string("command line: ") + e.what());
+  }
+  for (const auto& opt : parsed.options) {
+    if (opt.position_key >= 0 || opt.string_key.empty()) {  // a bare word: never ignore it
+      const std::string word = opt.original_tokens.empty() ? "" : printable(opt.original_tokens[0]);
+      throw OptionError("command line: unexpected argument '" + word + "'" +
+                        (word.size() > 4 && word.compare(word.size() - 4, 4, ".ini") == 0
+                             ? " (a config file? use --config " + word + ")"
+                             : " (options are --KEY=VALUE; config files need --config FILE)"));
+    }
+    if (opt.string_key == "help") o.help_ = true;
+    else if (opt.string_key == "version") o.version_ = true;
+    else if (opt.string_key == "list-ftls") o.list_ftls_ = true;
+    else if (opt.string_key == "config") o.load_file(opt.value.at(0));
+    else if (!opt.value.empty()) o.set(opt.string_key, opt.value[0], "command line");
+    else if (is_flag(opt.string_key)) o.set(opt.string_key, "true", "command line");  // bare --flag
+    else throw OptionError("command line: option '--" + opt.string_key + "' needs a value");
+  }
+  if (!o.help_ && !o.version_ && !o.list_ftls_) o.build();
+  return o;
+}
+
+void Options::set(const std::string& key, const std::string& value, const std::string& origin) {
+  settings_[key] = {trim(value), origin};
+}
+
+void Options::load_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw OptionError(path + ": is a directory, not a config file");
+  // Read it whole first, with stdio so that a read error (e.g. /proc/self/mem)
+  // is told apart from an empty file.
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw OptionError(path + ": cannot open config file");
+  std::string content;
+  char buf[65536];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) content.append(buf, n);
+  const bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed) throw OptionError(path + ": cannot read config file");
+  // program_options does not keep line numbers; find each key's line so
+  // errors can point at it (last occurrence wins, as it does for values),
+  // and the first line that is neither a section, a key = value nor a comment.
+  std::map<std::string, int> line_of;
+  int bad_line = 0;
+  std::string bad_text;
+  {
+    std::istringstream in(content);
+    std::string line, section;
+    for (int n = 1; std::getline(in, line); ++n) {
+      line = trim(line.substr(0, line.find_first_of("#;")));
+      if (line.empty()) continue;
+      if (line.size() > 1 && line.front() == '[' && line.back() == ']') section = trim(line.substr(1, line.size() - 2));
+      else if (auto eq = line.find('='); eq != std::string::npos)
+        line_of[(section.empty() ? "" : section + ".") + trim(line.substr(0, eq))] = n;
+      else if (!bad_line) bad_line = n, bad_text = line;
+    }
+  }
+  const auto at = [&](int n) { return path + ": line " + std::to_string(n) + ": "; };
+  const po::options_description desc = describe();
+  po::parsed_options parsed(&desc);
+  try {
+    std::istringstream in(content);
+    parsed = po::parse_config_file(in, desc, false);
+  } catch (const po::unknown_option& e) {
+    const std::string key = e.get_option_name();
+    const int n = line_of.count(key) ? line_of[key] : 0;
+    throw OptionError((n ? at(n) : path + ": ") + "unknown option '" + printable(key) + "' (see --help)");
+  } catch (const po::error& e) {
+    if (bad_line) throw OptionError(at(bad_line) + "not a 'key = value' line: '" + printable(bad_text) + "'");
+    throw OptionError(path + ": " + printable(e.what()));
+  }
+  for (const auto& opt : parsed.options) {
+    if (opt.string_key == "config") throw OptionError(path + ": 'config' cannot be nested in a config file");
+    if (opt.string_key == "ftl.plugin")
+      throw OptionError(path + ": 'ftl.plugin' is command line only (its options must be known before files are read)");
+    const int n = line_of.count(opt.string_key) ? line_of[opt.string_key] : 0;
+    set(opt.string_key, opt.value.at(0), path + (n ? ": line " + std::to_string(n) : ""));
+  }
+}
+
+OptionError Options::error(const std::string& key, const std::string& what) const {
+  const auto it = settings_.find(key);
+  if (it == settings_.end() || it->second.origin == "default")  // the user never set it: say so
+    return OptionError("configuration: option '" + key + "' (default " +
+                       (it == settings_.end() ? "?" : it->second.value) + "): " + what);
+  const std::string& origin = it->second.origin;
+  const std::string name = origin == "command line" ? "--" + key : key;
+  return OptionError(origin + ": option '" + name + "': " + what);
+}
+
+std::map<std::string, std::string> Options::values() const {
+  std::map<std::string, std::string> v;
+  for (const auto& [k, s] : settings_) v[k] = s.value;
+  return v;
+}
+
+// ---- typed accessors: each names the key in its error
+
+uint64_t Options::count(const std::string& key, uint64_t min, uint64_t max) const {
+  const std::string& t = text(key);
+  uint64_t v = 0;
+  if (!t.empty() && t[0] == '-') throw error(key, "negative value '" + t + "'");
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size()) throw error(key, "not a whole number: '" + t + "'");
+  if (v < min || v > max)
+    throw error(key, "'" + t + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return v;
+}
+
+uint64_t Options::size(const std::string& key, bool allow_zero) const {
+  const std::string& t = text(key);
+  uint64_t v = 0;
+  if (t != "0")  // zero needs no unit
+    if (auto e = units::parse_size(t, v); !e.empty()) throw error(key, e);
+  if (!allow_zero && v == 0) throw error(key, "must be greater than zero");
+  return v;
+}
+
+sc_core::sc_time Options::duration(const std::string& key, double max_seconds) const {
+  const std::string& t = text(key);
+  double s = 0;
+  if (t != "0")
+    if (auto e = units::parse_seconds(t, s); !e.empty()) throw error(key, e);
+  check_time(key, s, max_seconds, "");
+  return sc_core::sc_time(s, sc_core::SC_SEC);
+}
+
+void Options::check_time(const std::string& key, double seconds, double max_seconds, const std::string& what) const {
+  // SystemC counts whole picoseconds in 64 bits (about 1.8e7 s): a time below
+  // 1 ps would round to nothing and one near the top would saturate sums.
+  if (seconds > 0 && seconds < 1e-12)
+    throw error(key, what + "below SystemC's 1 ps time resolution");
+  if (seconds > max_seconds) {
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g s", max_seconds);
+    throw error(key, what + "longer than the " + limit + " this option allows");
+  }
+}
+
+double Options::rate(const std::string& key) const {
+  double v;
+  if (auto e = units::parse_rate(text(key), v); !e.empty()) throw error(key, e);
+  return v;
+}
+
+double Options::frequency(const std::string& key) const {
+  double v;
+  if (auto e = units::parse_frequency(text(key), v); !e.empty()) throw error(key, e);
+  return v;
+}
+
+double Options::real(const std::string& key, double min, double max) const {
+  return number(key, text(key), min, max);
+}
+
+double Options::number(const std::string& key, const std::string& t, double min, double max) const {
+  double v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (ec != std::errc() || p != t.data() + t.size() || !std::isfinite(v)) throw error(key, "not a number: '" + t + "'");
+  if (v < min || v > max) throw error(key, "'" + t + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return v;
+}
+
+double Options::fraction(const std::string& key) const {
+  const std::string& t = text(key);
+  if (!t.empty() && t.back() == '%') return number(key, t.substr(0, t.size() - 1), 0, 1000) / 100.0;
+  return real(key, 0, 10);
+}
+
+bool Options::flag(const std::string& key) const {
+  const std::string& t = text(key);
+  if (t == "true" || t == "1" || t == "yes" || t == "on") return true;
+  if (t == "false" || t == "0" || t == "no" || t == "off") return false;
+  throw error(key, "expected true or false, got '" + t + "'");
+}
+
+const std::string& Options::choice(const std::string& key, const std::vector<std::string>& allowed) const {
+  const std::string& t = text(key);
+  std::string list;
+  for (const auto& a : allowed) {
+    if (t == a) return t;
+    list += (list.empty() ? "" : ", ") + a;
+  }
+  throw error(key, "'" + t + "' is not one of: " + list);
+}
+
+void Options::build() {
+  SimConfig& c = cfg_;
+  FlashGeometry& g = c.nand.geometry;
+  g.channels = uint32_t(count("nand.channels", 1, 64));
+  g.dies_per_channel = uint32_t(count("nand.dies_per_channel", 1, 64));
+  g.planes_per_die = uint32_t(count("nand.planes_per_die", 1, 16));
+  g.blocks_per_plane = uint32_t(count("nand.blocks_per_plane", 1, 1u << 20));
+  g.pages_per_block = uint32_t(count("nand.pages_per_block", 1, 4096));
+  const uint64_t page = size("nand.page_size", false);
+  if (page % 512 != 0 || page > (1u << 20)) throw error("nand.page_size", "must be a multiple of 512 B, at most 1m");
+  g.page_size = uint32_t(page);
+  if (g.pages() >= UINT32_MAX)
+    throw error("nand.blocks_per_plane", "geometry gives " + std::to_string(g.pages()) +
+                                             " flash pages; at most 2^32-1 are supported");
+  c.nand.t_read = duration("nand.t_read");
+  c.nand.t_prog = duration("nand.t_prog");
+  c.nand.t_erase = duration("nand.t_erase");
+  c.nand.channel_rate = rate("nand.channel_rate");
+  check_time("nand.channel_rate", g.page_size / c.nand.channel_rate, kMaxDeviceTime, "one page transfer is ");
+  c.nand.lsb_msb = choice("nand.page_types", {"uniform", "lsb-msb"}) == "lsb-msb";
+  c.nand.t_prog_lsb = duration("nand.t_prog_lsb");
+  c.nand.t_prog_msb = duration("nand.t_prog_msb");
+  c.nand.t_read_lsb = duration("nand.t_read_lsb");
+  c.nand.t_read_msb = duration("nand.t_read_msb");
+  if (!c.nand.lsb_msb)  // a time set for page types that are not in use would be silently ignored
+    for (const char* k : {"nand.t_prog_lsb", "nand.t_prog_msb", "nand.t_read_lsb", "nand.t_read_msb"})
+      if (text(k) != "0") throw error(k, "needs nand.page_types=lsb-msb");
+  c.nand.partial_read = flag("nand.partial_read");
+  c.nand.copyback = flag("nand.copyback");
+
+  c.dram.size = size("dram.size");
+  c.dram.bandwidth = rate("dram.bandwidth");
+  c.dram.latency = duration("dram.latency");
+  c.dram.write_cache = size("dram.write_cache");
+  c.dram.map_entry_bytes = uint32_t(size("dram.map_entry", false));
+  // The largest single DRAM access is one host command's data (bounded by
+  // the user capacity below); a page is what every command moves at least.
+  check_time("dram.bandwidth", g.page_size / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");
+  if (c.dram.write_cache > c.dram.size)
+    throw error("dram.write_cache", "larger than dram.size (" + text("dram.size") + ")");
+  if (c.dram.write_cache && c.dram.write_cache < g.page_size)
+    throw error("dram.write_cache", "smaller than one page (" + text("nand.page_size") + ")");
+
+  c.cpu.cores = uint32_t(count("cpu.cores", 1, 64));
+  c.cpu.clock = frequency("cpu.clock");
+  c.cpu.decode_cycles = count("cpu.cycles.decode", 0, 1u << 30);
+  c.cpu.complete_cycles = count("cpu.cycles.complete", 0, 1u << 30);
+  c.cpu.page_cycles = count("cpu.cycles.flash_op", 0, 1u << 30);
+  c.cpu.ftl.lookup = count("cpu.cycles.ftl_lookup", 0, 1u << 30);
+  c.cpu.ftl.map_update = count("cpu.cycles.map_update", 0, 1u << 30);
+  c.cpu.ftl.gc_page = count("cpu.cycles.gc_page", 0, 1u << 30);
+  c.cpu.ftl.gc_victim = count("cpu.cycles.gc_victim", 0, 1u << 30);
+  check_time("cpu.clock", 1.0 / c.cpu.clock, kMaxDeviceTime, "one cycle is ");
+  for (const char* k : {"cpu.cycles.decode", "cpu.cycles.complete", "cpu.cycles.flash_op", "cpu.cycles.ftl_lookup",
+                        "cpu.cycles.map_update", "cpu.cycles.gc_page", "cpu.cycles.gc_victim"})
+    check_time(k, double(count(k, 0, 1u << 30)) / c.cpu.clock, kMaxDeviceTime,
+               "at cpu.clock " + text("cpu.clock") + " this step is ");
+
+  c.sata.gen = uint32_t(count("sata.gen", 1, 3));
+  c.sata.cmd_overhead = duration("sata.cmd_overhead");
+  c.sata.ncq_depth = uint32_t(count("sata.ncq_depth", 1, 32));
+
+  c.ftl_name = text("ftl.name");
+  if (!ftl::FtlRegistry::instance().list().count(c.ftl_name)) {
+    std::string known;
+    for (const auto& [n, d] : ftl::FtlRegistry::instance().list()) known += (known.empty() ? "" : ", ") + n;
+    throw error("ftl.name", "unknown FTL '" + c.ftl_name + "' (known: " + known + ")");
+  }
+  c.ftl_op = fraction("ftl.op");
+  if (c.ftl_op <= 0) throw error("ftl.op", "the FTL needs some spare area (> 0)");
+  c.gc_threshold = uint32_t(count("ftl.gc_threshold", 1, 1u << 20));
+  c.idle_after = duration("ftl.idle_after", kMaxRunTime);
+  build_ftl();
+  // The FTL's spare must hold the GC threshold plus its two open blocks.
+  const double user_blocks_per_die = double(g.blocks_per_die()) / (1.0 + c.ftl_op);
+  if (double(g.blocks_per_die()) - std::ceil(user_blocks_per_die) < c.gc_threshold + 2)
+    throw error("ftl.op", "spare area of " + text("ftl.op") + " leaves fewer than gc_threshold + 2 = " +
+                              std::to_string(c.gc_threshold + 2) + " spare blocks per die (of " +
+                              std::to_string(g.blocks_per_die()) + " blocks per die)");
+
+  const std::string& pre = choice("precondition", {"none", "seq-fill", "used"});
+  c.precondition = pre == "none" ? Precondition::None : pre == "seq-fill" ? Precondition::SeqFill : Precondition::Used;
+  c.used_overwrite = fraction("precondition.overwrite");
+
+  WorkloadConfig& w = c.workload;
+  w.rw = choice("workload.rw", {"read", "write", "randread", "randwrite", "randrw", "rw", "readwrite"});
+  w.bs = size("workload.bs", false);
+  if (w.bs % 512 != 0) throw error("workload.bs", "must be a multiple of 512 B");
+  const bool replaying = !text("trace").empty();
+  w.iodepth = uint32_t(count("workload.iodepth", 1, 1u << 20));
+  if (!replaying && w.iodepth > c.sata.ncq_depth)
+    throw error("workload.iodepth", std::to_string(w.iodepth) + " is above the NCQ limit of " +
+                                        std::to_string(c.sata.ncq_depth) + " (sata.ncq_depth)");
+  w.rwmixread = uint32_t(count("workload.rwmixread", 0, 100));
+  w.percentage_random = uint32_t(count("workload.percentage_random", 0, 100));
+  w.size = size("workload.size");
+  w.offset = size("workload.offset");
+  if (w.offset % 512 != 0) throw error("workload.offset", "must be a multiple of 512 B");
+  w.number_ios = count("workload.number_ios", 0, UINT64_MAX);
+  w.runtime = duration("workload.runtime", kMaxRunTime);
+  w.randseed = count("workload.randseed", 0, UINT64_MAX);
+  if (w.number_ios == 0 && w.runtime == sc_core::SC_ZERO_TIME && !replaying)
+    throw error("workload.number_ios", "0 (unlimited) needs a workload.runtime");
+  const uint64_t user_bytes = ftl::user_pages_for(g, c.ftl_op) * g.page_size;
+  if (w.size && w.size < w.bs)
+    throw error("workload.size", "span of " + text("workload.size") + " is smaller than workload.bs (" +
+                                     text("workload.bs") + ")");
+  if (w.offset >= user_bytes)
+    throw error("workload.offset", "starts at byte " + std::to_string(w.offset) +
+                                       ", beyond the drive's user capacity of " + std::to_string(user_bytes) + " bytes");
+  // Compared as "fits in what is left after the offset": offset + size could wrap.
+  if ((w.size ? w.size : w.bs) > user_bytes - w.offset)
+    throw error(w.size ? "workload.size" : "workload.bs",
+                text(w.size ? "workload.size" : "workload.bs") + " from workload.offset " + text("workload.offset") +
+                    " ends beyond the drive's user capacity of " + std::to_string(user_bytes) + " bytes");
+
+  ReplayConfig& r = c.replay;
+  r.path = text("trace");
+  r.format = text("trace.format");
+  if (!r.format.empty()) choice("trace.format", traces::trace_formats());
+  r.timed = choice("trace.mode", {"timed", "afap"}) == "timed";
+  r.speed = real("trace.speed", 1e-6, 1e9);
+  r.iodepth = uint32_t(count("trace.iodepth", 1, 1u << 20));
+  if (replaying && r.iodepth > c.sata.ncq_depth)
+    throw error("trace.iodepth", std::to_string(r.iodepth) + " is above the NCQ limit of " +
+                                     std::to_string(c.sata.ncq_depth) + " (sata.ncq_depth)");
+  const uint64_t sector = size("trace.sector_size", false);
+  if (sector < 512 || sector > 65536 || (sector & (sector - 1)) != 0)
+    throw error("trace.sector_size", "must be a power of two from 512B to 64k");
+  r.sector_size = uint32_t(sector);
+  r.offset = size("trace.offset");
+  r.wrap = choice("trace.beyond", {"wrap", "error"}) == "wrap";
+  r.arrival_issue = choice("trace.arrival", {"Q", "D"}) == "D";
+  r.skip_bad = flag("trace.skip-bad");
+  if (const std::string& d = text("trace.device"); !d.empty()) {
+    // Digits only: sscanf's %lu would take "-5" as a huge number.
+    const auto whole = [](const std::string& t, uint64_t max, uint64_t& v) {
+      auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      return !t.empty() && std::isdigit(static_cast<unsigned char>(t[0])) && ec == std::errc() &&
+             p == t.data() + t.size() && v <= max;
+    };
+    const size_t comma = d.find(',');
+    uint64_t major = 0, minor = 0;
+    if (comma != std::string::npos && whole(d.substr(0, comma), 4095, major) &&
+        whole(d.substr(comma + 1), (1u << 20) - 1, minor))
+      r.device = int64_t((major << 20) | minor);  // the kernel's dev_t as blktrace stores it
+    else if (comma == std::string::npos && whole(d, uint64_t(INT64_MAX), major))
+      r.device = int64_t(major);
+    else
+      throw error("trace.device", "expected MAJ,MIN (MAJ < 4096, MIN < 2^20) or a disk number, got '" +
+                                      printable(d) + "'");
+  }
+  r.window_start = duration("trace.start", kMaxRunTime);
+  r.window_end = duration("trace.end", kMaxRunTime);
+  if (r.window_end != sc_core::SC_ZERO_TIME && r.window_end <= r.window_start)
+    throw error("trace.end", "must be after trace.start");
+  r.keep_read = r.keep_write = r.keep_discard = r.keep_flush = false;
+  std::stringstream ops(text("trace.ops"));
+  for (std::string op; std::getline(ops, op, ',');) {
+    op = trim(op);
+    if (op == "read") r.keep_read = true;
+    else if (op == "write") r.keep_write = true;
+    else if (op == "discard" || op == "trim") r.keep_discard = true;
+    else if (op == "flush") r.keep_flush = true;
+    else throw error("trace.ops", "unknown operation '" + op + "' (read, write, discard, flush)");
+  }
+
+  c.export_trace = text("export-trace");
+  c.export_format = choice("export-trace.format", traces::trace_formats());
+  if (!c.export_trace.empty() && w.number_ios == 0)
+    throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
+  c.latency_log = text("latency-log");
+  c.timeseries = text("timeseries");
+  c.timeseries_interval = duration("timeseries.interval", kMaxRunTime);
+  // Rows are whole nanoseconds apart.
+  if (c.timeseries_interval < sc_core::sc_time(1, sc_core::SC_NS))
+    throw error("timeseries.interval", "must be at least 1ns");
+  c.seed = count("seed", 0, UINT64_MAX);
+  c.report = text("report");
+  // Two outputs on one path: the later writer would silently destroy the other.
+  std::map<std::string, std::string> written;
+  for (const char* k : {"report", "latency-log", "timeseries", "export-trace"}) {
+    const std::string& path = text(k);
+    if (path.empty()) continue;
+    std::error_code ec;
+    const std::string canon = std::filesystem::weakly_canonical(path, ec).string();
+    const auto [it, fresh] = written.emplace(ec ? path : canon, k);
+    if (!fresh) throw error(k, "writes to the same file as " + it->second + " (" + path + ")");
+  }
+  c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
+  c.track_content = flag("check.content");
+
+  // fio compatibility: output formats, latency log format, job files.
+  c.output = text("output");
+  c.output_normal = c.output_json = c.output_json_plus = false;
+  std::stringstream formats(text("output-format"));
+  for (std::string f; std::getline(formats, f, ',');) {
+    f = trim(f);
+    if (f == "normal") c.output_normal = true;
+    else if (f == "json") c.output_json = true;
+    else if (f == "json+") c.output_json = c.output_json_plus = true;
+    else throw error("output-format", "'" + f + "' is not one of: normal, json, json+");
+  }
+  if (!c.output_normal && !c.output_json) throw error("output-format", "needs normal, json or json+");
+  c.latency_log_fio = choice("latency-log.format", {"csv", "fio"}) == "fio";
+  c.report_avgtime = duration("report.avgtime", kMaxRunTime);
+  if (c.report_avgtime < sc_core::sc_time(1, sc_core::SC_US)) throw error("report.avgtime", "must be at least 1us");
+  c.job_file = text("job");
+  if (!c.job_file.empty()) {
+    if (!r.path.empty()) throw error("job", "cannot be combined with --trace");
+    if (!c.export_trace.empty()) throw error("job", "cannot be combined with --export-trace");
+    for (const auto& s : option_specs())
+      if (s.key.rfind("workload.", 0) == 0 && settings_.at(s.key).origin != "default")
+        throw error(s.key, "cannot be combined with --job (the job file sets the workload)");
+    c.jobs = parse_fio_job_file(c.job_file, user_bytes, c.sata.ncq_depth);
+  }
+  c.store_data = flag("store-data");
+}
+
+std::string Options::help_text() {
+  std::ostringstream out;
+  out << "Usage: ssdsim [--config FILE]... [--KEY=VALUE]...\n"
+         "Simulate a SATA SSD (SystemC/TLM-2.0) on a synthetic fio-style workload or a replayed block trace.\n"
+         "The same KEYs work in INI config files: [nand] channels = 10 is --nand.channels=10.\n"
+         "Later --config files and options override earlier ones.\n\n"
+         "  --help              this text\n  --version           print the version\n"
+         "  --list-ftls         list the FTL plug-ins\n  --config FILE       load an INI preset (repeatable)\n";
+  std::string section;
+  for (const auto& s : option_specs()) {
+    const std::string sec = s.key.find('.') == std::string::npos ? "general" : s.key.substr(0, s.key.find('.'));
+    if (sec != section) out << "\n[" << (section = sec) << "]\n";
+    std::string head = "  --" + s.key + " <" + s.unit + ">";
+    if (head.size() < 40) head.resize(40, ' ');
+    out << head << " " << s.help << " (default: " << (s.fallback.empty() ? "none" : s.fallback) << ")\n";
+  }
+  out << "\nUnits: sizes B, k, m, g, t (powers of 1024); times ns, us, ms, s; rates B/s, KB/s, MB/s, GB/s\n"
+         "(powers of 1000) or KiB/s, MiB/s, GiB/s; clocks Hz, kHz, MHz, GHz. A size or time without a unit is an\n"
+         "error (except 0).\n";
+  out << "\n" << fio_job_help();
+  return out.str();
+}
+
+}  // namespace ssd

@@ -1,0 +1,90 @@
+#pragma once
+// One key space for configuration: the same dotted names on the command line
+// (`--nand.channels=10`) and in INI files (`[nand]` `channels = 10`), loaded
+// with `--config FILE` (repeatable). Sources apply in command-line order, so
+// later files and options override earlier ones. Every value is checked once
+// here; an error names where the value came from (file and line, or the
+// command line), the key, and the problem.
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model/sim/config.h"
+
+namespace ssd {
+
+// Bad input: a one-line message; the CLI prints it and exits with 2.
+struct OptionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct OptionSpec {
+  std::string key;
+  std::string fallback;  // default value, as a user would write it
+  std::string unit;      // shown in --help
+  std::string help;
+};
+// Every option: the core table and the options of the registered FTLs.
+std::vector<OptionSpec> option_specs();
+// The core table alone (what does not depend on the FTL plug-ins).
+const std::vector<OptionSpec>& core_option_specs();
+
+class Options {
+ public:
+  // Longest single device time (a NAND operation, a transfer, a firmware
+  // step): far above any real part, far below SystemC's 64-bit picosecond
+  // range, so a run of many such steps still fits.
+  static constexpr double kMaxDeviceTime = 10.0;
+  // Longest run-level time (runtime, trace windows, time-series interval).
+  static constexpr double kMaxRunTime = 1e6;
+
+  // Parse argv; throws OptionError.
+  static Options parse(int argc, const char* const* argv);
+
+  bool help() const { return help_; }
+  bool version() const { return version_; }
+  bool list_ftls() const { return list_ftls_; }
+  const SimConfig& config() const { return cfg_; }
+  // Effective value of every key (for the report).
+  std::map<std::string, std::string> values() const;
+  // An error about `key` as the user set it: "FILE: line N: option 'key': what".
+  OptionError error(const std::string& key, const std::string& what) const;
+
+  static std::string help_text();
+
+ private:
+  struct Setting {
+    std::string value;
+    std::string origin;  // "command line" or "FILE: line N"
+  };
+  void set(const std::string& key, const std::string& value, const std::string& origin);
+  void load_file(const std::string& path);
+  void build();  // settings -> typed, validated SimConfig
+  void build_ftl();  // the selected FTL's own options (options_ftl.cpp)
+  static void load_plugins(int argc, const char* const* argv);
+
+  uint64_t count(const std::string& key, uint64_t min, uint64_t max) const;
+  uint64_t size(const std::string& key, bool allow_zero = true) const;
+  // A time in [1 ps, max_seconds] or 0: SystemC's clock is 64-bit picoseconds.
+  sc_core::sc_time duration(const std::string& key, double max_seconds = kMaxDeviceTime) const;
+  // Refuse `seconds` (derived from `key`, e.g. one cycle of a clock) outside
+  // what the simulation can represent; `what` prefixes the message.
+  void check_time(const std::string& key, double seconds, double max_seconds, const std::string& what) const;
+  double rate(const std::string& key) const;
+  double frequency(const std::string& key) const;
+  double fraction(const std::string& key) const;
+  double real(const std::string& key, double min, double max) const;
+  // Parse `text` (the value of `key`, or part of it) as a number in [min, max].
+  double number(const std::string& key, const std::string& text, double min, double max) const;
+  bool flag(const std::string& key) const;
+  const std::string& choice(const std::string& key, const std::vector<std::string>& allowed) const;
+  const std::string& text(const std::string& key) const { return settings_.at(key).value; }
+
+  std::map<std::string, Setting> settings_;
+  SimConfig cfg_;
+  bool help_ = false, version_ = false, list_ftls_ = false;
+};
+
+}  // namespace ssd

@@ -1,0 +1,235 @@
+#include "model/sim/replay.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "model/host/workload.h"
+
+namespace ssd {
+
+using traces::TraceOp;
+
+TraceSource::TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes)
+    : cfg_(cfg), capacity_(capacity_bytes), window_start_ns_(ssdtlm::to_ns(cfg.window_start)),
+      window_end_ns_(ssdtlm::to_ns(cfg.window_end)) {
+  traces::ReaderOptions ro;
+  ro.arrival = cfg.arrival_issue ? traces::ReaderOptions::Arrival::Issue : traces::ReaderOptions::Arrival::Queue;
+  ro.skip_bad = cfg.skip_bad;
+  ro.sector_size = cfg.sector_size;
+  format_ = cfg.format.empty() ? traces::detect_format(cfg.path) : cfg.format;
+  reader_ = traces::open_trace(cfg.path, format_, ro);
+}
+
+bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
+  if (error_) return false;
+  traces::TraceRecord rec;
+  try {
+    while (reader_->next(rec)) {
+      ++read_;
+      const char* why = nullptr;
+      if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) why = "device";
+      else if (rec.time_ns < window_start_ns_) why = "before trace.start";
+      else if (window_end_ns_ && rec.time_ns >= window_end_ns_) why = "after trace.end";
+      else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
+               (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
+        why = "operation";
+      else if (rec.op != TraceOp::Flush && rec.bytes == 0)
+        why = "zero length";
+      if (why) {
+        ++filtered_[why];
+        continue;
+      }
+      uint64_t offset = rec.offset, bytes = rec.bytes;
+      if (rec.op != TraceOp::Flush) place(rec, offset, bytes);
+      req.id = replayed_++;
+      req.op = rec.op == TraceOp::Read    ? ssdtlm::HostOp::Read
+               : rec.op == TraceOp::Write ? ssdtlm::HostOp::Write
+               : rec.op == TraceOp::Discard ? ssdtlm::HostOp::Trim
+                                            : ssdtlm::HostOp::Flush;
+      req.offset = rec.op == TraceOp::Flush ? 0 : offset;
+      req.bytes = rec.op == TraceOp::Flush ? 0 : bytes;
+      req.timed = cfg_.timed;
+      const double t = double(rec.time_ns - window_start_ns_) / cfg_.speed;
+      if (cfg_.timed && t > Host::kTimeLimitSeconds * 1e9)
+        throw traces::TraceError(std::string(rec.source), where(rec),
+                                 "arrival " + std::to_string(t / 1e9) + " s after the start (after trace.speed) is " +
+                                     "beyond the simulated time a run can reach");
+      req.arrival = sc_core::sc_time(t, sc_core::SC_NS);
+      return true;
+    }
+  } catch (const traces::TraceError& e) {
+    error_ = e.what();
+  }
+  return false;
+}
+
+std::string TraceSource::where(const traces::TraceRecord& rec) const {
+  // Binary formats locate a record by byte offset, text formats by line.
+  return format_ == "blktrace" ? "byte offset " + std::to_string(rec.position) : "line " + std::to_string(rec.position);
+}
+
+void TraceSource::place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes) {
+  // Every comparison is written so that nothing can wrap: trace offsets may
+  // be anywhere up to 2^64 - 1.
+  const auto fail = [&](const std::string& what) { throw traces::TraceError(std::string(rec.source), where(rec), what); };
+  bool remapped = false;
+  if (offset >= cfg_.offset) {
+    offset -= cfg_.offset;
+  } else {
+    if (!cfg_.wrap) fail("address below trace.offset");
+    const uint64_t back = (cfg_.offset - offset) % capacity_;  // wrap backwards into the drive
+    offset = back ? capacity_ - back : 0;
+    remapped = true;
+  }
+  if (rec.op == TraceOp::Discard && bytes > capacity_ && cfg_.wrap) {
+    // A discard of more than the simulated drive (fstrim of a larger
+    // device) trims the whole drive.
+    offset = 0;
+    bytes = capacity_ / 512 * 512;
+    remapped = true;
+  } else if (bytes > capacity_) {
+    fail("request of " + std::to_string(bytes) + " bytes is larger than the drive");
+  }
+  if (offset > capacity_ - bytes) {
+    if (!cfg_.wrap)
+      fail("address " + std::to_string(offset) + " + " + std::to_string(bytes) + " is beyond the drive's capacity of " +
+           std::to_string(capacity_) + " bytes (trace.beyond=error)");
+    // Wrap modulo the capacity, keeping sector alignment and the request whole.
+    offset = (offset % capacity_) / 512 * 512;
+    if (offset > capacity_ - bytes) offset = (capacity_ - bytes) / 512 * 512;
+    remapped = true;
+  }
+  if (remapped) ++remapped_;  // a record counts once, however it was moved
+}
+
+void TraceSource::check() const {
+  if (error_) throw OptionError(*error_);
+}
+
+std::string TraceSource::describe() const {
+  return "trace " + cfg_.path + " (" + format_ + ", " + (cfg_.timed ? "timed" : "afap") +
+         ", iodepth " + std::to_string(cfg_.iodepth) + ")";
+}
+
+nlohmann::json TraceSource::accounting() const {
+  const traces::ReaderStats& rs = reader_->stats();
+  uint64_t skipped = 0;
+  for (const auto& [why, n] : rs.skipped) skipped += n;
+  return {{"path", cfg_.path},         {"format", format_},
+          {"mode", cfg_.timed ? "timed" : "afap"},
+          {"records_read", read_},     {"replayed", replayed_},
+          {"filtered", [&] { uint64_t n = 0; for (auto& [k, v] : filtered_) n += v; return n; }()},
+          {"filtered_by", filtered_},  {"remapped", remapped_},
+          {"skipped_bad", skipped},    {"skipped_by", rs.skipped},
+          {"resync_bytes", rs.resync_bytes},
+          {"ignored_events", rs.ignored}};
+}
+
+void export_synthetic_trace(const SimConfig& cfg, uint64_t span) {
+  const uint64_t seed = cfg.workload.randseed ? cfg.workload.randseed : cfg.seed;
+  SyntheticWorkload w(cfg.workload, span, seed);
+  try {
+    auto writer = traces::create_trace_writer(cfg.export_trace, cfg.export_format);
+    HostRequest req;
+    traces::TraceRecord rec;
+    while (w.next(req, sc_core::SC_ZERO_TIME)) {
+      rec.op = req.op == ssdtlm::HostOp::Read ? TraceOp::Read : TraceOp::Write;
+      rec.offset = req.offset;
+      rec.bytes = req.bytes;
+      writer->write(rec);
+    }
+    writer->close();
+  } catch (const std::exception& e) {
+    throw OptionError(cfg.export_trace + ": " + e.what() + " (option 'export-trace')");
+  }
+}
+
+ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim) : cfg_(cfg), opts_(opts), sim_(sim) {
+  try {
+    if (!cfg.replay.path.empty())
+      source_ = std::make_unique<TraceSource>(cfg.replay, sim.drive().controller.user_bytes());
+  } catch (const traces::TraceError& e) {
+    throw OptionError(e.what());
+  }
+  try {
+    if (!cfg.latency_log.empty()) latency_log_ = std::make_unique<LatencyLog>(cfg.latency_log, cfg.latency_log_fio);
+    if (!cfg.timeseries.empty()) timeseries_ = std::make_unique<TimeSeries>(cfg.timeseries, cfg.timeseries_interval);
+  } catch (const std::runtime_error& e) {
+    throw opts.error(latency_log_ || cfg.latency_log.empty() ? "timeseries" : "latency-log", e.what());
+  }
+  // One fio job per host stream: the job file's jobs, or the trace, or the synthetic workload.
+  std::vector<FioJobInfo> infos;
+  const uint64_t capacity = sim.drive().controller.user_bytes();
+  for (size_t i = 0; i < cfg.jobs.jobs.size(); ++i) {
+    const FioJob& job = cfg.jobs.jobs[i];
+    // Each job its own generator: randseed (or --seed) mixed with its place in the file, so clones differ.
+    const uint64_t seed = (job.randseed ? *job.randseed : cfg.seed) ^ (0x9e3779b97f4a7c15ull * i);
+    jobs_.push_back(std::make_unique<FioWorkload>(job, capacity, seed));
+    infos.push_back({job.name, job.options, job.ramp_time, job.iopsavgtime, job.bwavgtime});
+  }
+  if (infos.empty()) {
+    FioJobInfo info;
+    info.iops_interval = info.bw_interval = cfg.report_avgtime;
+    const auto values = opts.values();
+    if (source_) {
+      info.name = "trace";
+      info.options = {{"read_iolog", cfg.replay.path}, {"iodepth", std::to_string(cfg.replay.iodepth)}, {"numjobs", "1"}};
+    } else {
+      info.name = "workload";
+      for (const char* k : {"rw", "bs", "iodepth", "rwmixread", "percentage_random", "size", "offset", "number_ios",
+                            "runtime", "randseed"})
+        info.options.emplace_back(k, values.at(std::string("workload.") + k));
+      info.options.emplace_back("numjobs", "1");
+    }
+    infos.push_back(info);
+  }
+  fio_ = std::make_unique<FioReport>(infos, cfg.jobs.global);
+  sim.on_completion([this](const IoCompletion& c) { fio_->add(c); });
+  if (latency_log_) sim.on_completion([this](const IoCompletion& c) { latency_log_->add(c); });
+  if (timeseries_) sim.on_completion([this](const IoCompletion& c) { timeseries_->add(c); });
+}
+
+void ReplayRun::run() {
+  if (source_) {
+    sim_.run(source_.get(), cfg_.replay.iodepth);
+    source_->check();
+  } else if (!jobs_.empty()) {
+    std::vector<HostStream> streams;
+    for (const auto& j : jobs_) streams.push_back({j.get(), j->job().iodepth, j->end()});
+    sim_.run(streams);
+  } else {
+    sim_.run();
+  }
+  try {
+    if (latency_log_) latency_log_->close();
+  } catch (const std::runtime_error& e) {
+    throw opts_.error("latency-log", e.what());
+  }
+  try {
+    if (timeseries_) timeseries_->close(ssdtlm::to_ns(sim_.host().last_completion()));
+  } catch (const std::runtime_error& e) {
+    throw opts_.error("timeseries", e.what());
+  }
+}
+
+void ReplayRun::annotate(nlohmann::json& report) const {
+  const FlashGeometry& g = cfg_.nand.geometry;
+  char drive[256];
+  std::snprintf(drive, sizeof drive,
+                "%u ch x %u dies x %u planes x %u blocks x %u pages x %u B, %.1f GiB raw, %.1f GiB user, FTL %s, "
+                "precondition %s",
+                g.channels, g.dies_per_channel, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size,
+                double(g.bytes()) / (1u << 30),
+                double(sim_.drive().controller.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
+                opts_.values().at("precondition").c_str());
+  report["drive"] = drive;
+  report["workload"] = sim_.workload_description();
+  if (source_) report["trace"] = source_->accounting();
+}
+
+nlohmann::json ReplayRun::fio_envelope(const std::string& version, bool json_plus) const {
+  return fio_->envelope(version, json_plus);
+}
+
+}  // namespace ssd

@@ -1,0 +1,86 @@
+#pragma once
+// Trace replay. TraceSource turns a trace reader's records into host
+// requests: it applies the filters (device, time window, operation), the
+// address policy (subtract an offset; wrap or reject addresses beyond the
+// simulated capacity) and the timing mode (timed: recorded arrivals scaled by
+// 1/speed; afap: closed loop), and accounts for every record it reads.
+// ReplayRun is the CLI's glue: it picks the trace, the fio job file's jobs or
+// the synthetic workload, attaches the latency log, the time series and the
+// per-job fio statistics, and adds the `trace` section and fio's envelope.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/sim/config.h"
+#include "model/sim/fio_report.h"
+#include "model/host/fio_workload.h"
+#include "model/sim/io_logs.h"
+#include "model/host/io_source.h"
+#include "model/sim/options.h"
+#include "model/sim/simulation.h"
+#include "traces/trace_reader.h"
+
+namespace ssd {
+
+class TraceSource : public IoSource {
+ public:
+  // Throws traces::TraceError if the trace cannot be opened or detected.
+  TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes);
+  bool next(HostRequest& req, const sc_core::sc_time& now) override;
+  std::string describe() const override;
+
+  // A bad record stops the replay; the error is kept and rethrown by check().
+  void check() const;
+  // The `trace` report section: every record read, replayed or filtered and why.
+  nlohmann::json accounting() const;
+  const std::string& format() const { return format_; }
+
+ private:
+  ReplayConfig cfg_;
+  uint64_t capacity_;
+  uint64_t window_start_ns_, window_end_ns_;  // trace.start / trace.end (0: none)
+  std::string format_;
+  // Map a record's address into the drive (trace.offset, trace.beyond);
+  // throws TraceError where the request cannot be placed.
+  void place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes);
+  // "line N" or "byte offset N" of a record, as its format counts.
+  std::string where(const traces::TraceRecord& rec) const;
+
+  std::unique_ptr<traces::TraceReader> reader_;
+  std::optional<std::string> error_;
+  uint64_t read_ = 0, replayed_ = 0, remapped_ = 0;
+  std::map<std::string, uint64_t> filtered_;
+};
+
+// Write the configured synthetic workload's requests to `cfg.export_trace`
+// (arrival time 0: replay them with --trace.mode=afap), so the same IOs can
+// be replayed here or on another simulator. Throws OptionError.
+void export_synthetic_trace(const SimConfig& cfg, uint64_t span);
+
+class ReplayRun {
+ public:
+  ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim);
+  // Run the trace (or the synthetic workload); throws OptionError for bad input.
+  void run();
+  // Add the `trace`, `drive` and `workload` descriptions to the report.
+  void annotate(nlohmann::json& report) const;
+  // fio's envelope ("fio version", "global options", "jobs", ...), to merge into the report.
+  nlohmann::json fio_envelope(const std::string& version, bool json_plus) const;
+
+ private:
+  const SimConfig& cfg_;
+  const Options& opts_;
+  Simulation& sim_;
+  std::unique_ptr<TraceSource> source_;
+  std::vector<std::unique_ptr<FioWorkload>> jobs_;  // --job
+  std::unique_ptr<FioReport> fio_;
+  std::unique_ptr<LatencyLog> latency_log_;
+  std::unique_ptr<TimeSeries> timeseries_;
+};
+
+}  // namespace ssd

@@ -1,0 +1,181 @@
+#include "model/sim/simulation.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "model/sim/log.h"
+#include "model/sim/options.h"
+#include "model/host/workload.h"
+
+namespace ssd {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+const char* precondition_name(Precondition p) {
+  return p == Precondition::None ? "none" : p == Precondition::SeqFill ? "seq-fill" : "used";
+}
+}  // namespace
+
+Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg), drive_(std::make_unique<SsdDrive>("ssd", cfg)) {}
+
+Simulation::~Simulation() = default;
+
+uint64_t Simulation::workload_span() const {
+  return cfg_.workload.size ? cfg_.workload.size : drive_->controller.user_bytes() - cfg_.workload.offset;
+}
+
+void Simulation::run(IoSource* source, uint32_t iodepth) {
+  if (!source) {
+    const uint64_t seed = cfg_.workload.randseed ? cfg_.workload.randseed : cfg_.seed;
+    synthetic_ = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
+    source = synthetic_.get();
+    iodepth = cfg_.workload.iodepth;
+  }
+  run(std::vector<HostStream>{HostStream{source, iodepth, cfg_.workload.runtime}});
+}
+
+std::string Simulation::workload_description() const {
+  std::string d;
+  for (const HostStream& s : streams_) d += (d.empty() ? "" : "; ") + s.source->describe();
+  return d;
+}
+
+void Simulation::run(const std::vector<HostStream>& streams) {
+  auto t0 = Clock::now();
+  if (cfg_.track_content)
+    shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
+  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed, shadow_.get());
+  precondition_s_ = seconds_since(t0);
+  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
+
+  streams_ = streams;
+  host_ = std::make_unique<Host>("host", streams, shadow_.get());
+  host_->socket.bind(drive_->sata.host);
+
+  // Progress on stderr, at most every 2 s of wall time, checked every 64k IOs.
+  auto start = Clock::now(), last = start;
+  uint64_t n = 0;
+  host_->on_completion([this, &n, &last, start](const IoCompletion& c) {
+    for (auto& f : observers_) f(c);
+    if ((++n & 0xffff) == 0 && seconds_since(last) > 2.0) {
+      last = Clock::now();
+      std::fprintf(stderr, "ssdsim: %.3f s simulated, %llu IOs, %.1f s wall\n",
+                   c.completion.to_seconds(), static_cast<unsigned long long>(n), seconds_since(start));
+    }
+  });
+  t0 = Clock::now();
+  sc_core::sc_start();
+  timed_s_ = seconds_since(t0);
+  host_->on_completion(nullptr);
+  if (host_->failure()) std::rethrow_exception(host_->failure());
+  if (host_->stop_reason() == StopReason::TimeLimit)
+    throw OptionError("configuration: the run passed " + std::to_string(uint64_t(Host::kTimeLimitSeconds)) +
+                      " s of simulated time, the most SystemC's 64-bit picosecond clock can hold with room to spare; "
+                      "bound it with workload.number_ios or workload.runtime");
+}
+
+nlohmann::json Simulation::report() const {
+  using nlohmann::json;
+  const sc_time elapsed = host_->last_completion();
+  const double secs = elapsed.to_seconds();
+  // Utilisation is over the whole time the drive was active: write-back
+  // destaging can run past the last host completion (reported as drain).
+  sc_time active = std::max({elapsed, drive_->sata.busy_until(), drive_->controller.cpu().busy_until(),
+                             drive_->dram.busy_until()});
+  for (const auto& ch : drive_->channels) active = std::max(active, ch->busy_until());
+  json r;
+  const char* names[] = {"read", "write", "trim"};
+  for (int op = 0; op < 3; ++op) {
+    const OpStats& s = host_->stats(static_cast<ssdtlm::HostOp>(op));
+    json sec;
+    sec["total_ios"] = s.lat.count();
+    sec["io_bytes"] = s.bytes;
+    sec["iops"] = secs > 0 ? double(s.lat.count()) / secs : 0.0;
+    sec["bw_bytes"] = secs > 0 ? uint64_t(double(s.bytes) / secs) : 0;
+    sec["runtime"] = uint64_t(secs * 1000.0);  // ms, as fio
+    auto lat = [](const LatencyStats& l) {
+      json j{{"min", l.min()}, {"max", l.max()}, {"mean", l.mean()}, {"stddev", l.stddev()}, {"N", l.count()}};
+      json p = json::object();
+      for (double q : LatencyStats::fio_percentiles()) {
+        char key[32];
+        std::snprintf(key, sizeof key, "%f", q);
+        p[key] = l.percentile(q);
+      }
+      j["percentile"] = p;
+      return j;
+    };
+    sec["lat_ns"] = lat(s.lat);
+    sec["clat_ns"] = lat(s.clat);
+    sec["slat_ns"] = lat(s.slat);
+    r[names[op]] = sec;
+  }
+  const OpStats& flush = host_->stats(ssdtlm::HostOp::Flush);
+  r["flush"] = {{"total_ios", flush.lat.count()}, {"lat_ns", {{"mean", flush.lat.mean()}, {"max", flush.lat.max()}}}};
+
+  const Controller& ctl = drive_->controller;
+  const ftl::FtlStats& fs = ctl.ftl().stats();
+  const FlashGeometry& g = cfg_.nand.geometry;
+  json dev;
+  json ftl_stats = json::object();
+  for (const ftl::FtlStat& s : ctl.ftl().extra_stats())
+    ftl_stats[s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
+  dev["ftl"] = {{"name", cfg_.ftl_name}, {"stats", ftl_stats}};
+  dev["raw_capacity_bytes"] = g.bytes();
+  dev["user_capacity_bytes"] = ctl.user_bytes();
+  dev["write_amplification"] = fs.write_amplification();
+  dev["host_pages_written"] = fs.host_pages_written;
+  dev["flash_pages_written"] = fs.flash_pages_written;
+  dev["gc_runs"] = fs.gc_runs;
+  dev["gc_pages_moved"] = fs.gc_pages_moved;
+  dev["trimmed_pages"] = fs.trimmed_pages;
+  dev["unmapped_reads"] = fs.unmapped_reads;
+  uint64_t emin = UINT64_MAX, emax = 0, esum = 0;
+  std::map<uint64_t, uint64_t> histogram;  // erase count -> blocks
+  for (uint32_t b = 0; b < g.blocks(); ++b) {
+    const uint64_t e = ctl.media().erase_count(BlockId(b));
+    emin = std::min(emin, e), emax = std::max(emax, e), esum += e;
+    ++histogram[e];
+  }
+  json hist = json::object();
+  for (const auto& [e, n] : histogram) hist[std::to_string(e)] = n;
+  dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}, {"histogram", hist}};
+  dev["background_slices"] = ctl.background_slices();
+  json channels = json::array(), dies = json::array();
+  for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
+    const NandChannel& ch = *drive_->channels[c];
+    const auto& st = ch.stats();
+    channels.push_back({{"channel", c}, {"utilisation", ch.bus_utilisation(active)},
+                        {"busy_ns", ssdtlm::to_ns(ch.bus_busy())},
+                        {"reads", st.reads}, {"programs", st.programs}, {"erases", st.erases},
+                        {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases}});
+    for (uint32_t d = 0; d < ch.dies(); ++d)
+      dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)},
+                      {"busy_ns", ssdtlm::to_ns(ch.die_busy(d))}});
+  }
+  dev["channels"] = channels;
+  dev["dies"] = dies;
+  dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)}, {"commands", drive_->sata.commands()}};
+  const ControllerCpu& cpu = ctl.cpu();
+  dev["cpu"] = {{"utilisation", cpu.utilisation(active)}, {"cycles", cpu.cycles_run()}};
+  dev["dram"] = {{"utilisation", drive_->dram.utilisation(active)},
+                 {"bytes", drive_->dram.bytes_moved()},
+                 {"map_bytes", ctl.ftl().map_bytes()},
+                 {"write_cache_bytes", ctl.write_cache().capacity() * g.page_size},
+                 {"write_cache_read_hits", ctl.write_cache().hits()}};
+  dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
+  dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);
+  dev["stop_reason"] = to_string(host_->stop_reason());
+  if (shadow_) dev["content_check"] = {{"pages_checked", shadow_->pages_checked()}};
+  dev["wall_clock_s"] = {{"precondition", precondition_s_}, {"timed", timed_s_}};
+  dev["host_errors"] = host_->errors();
+  r["device"] = dev;
+  return r;
+}
+
+}  // namespace ssd

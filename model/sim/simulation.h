@@ -1,0 +1,58 @@
+#pragma once
+// One simulation run: build the drive and the host, precondition the drive
+// functionally, run the timed phase, and gather the statistics as JSON.
+// SystemC allows one elaboration per process, so one Simulation per process.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/sim/config.h"
+#include "model/host/content_shadow.h"
+#include "model/host/host.h"
+#include "model/host/io_source.h"
+#include "model/sim/ssd_drive.h"
+
+namespace ssd {
+
+class Simulation {
+ public:
+  explicit Simulation(const SimConfig& cfg);
+  ~Simulation();
+
+  SsdDrive& drive() { return *drive_; }
+  // The synthetic workload's LBA span (workload.size or the user capacity).
+  uint64_t workload_span() const;
+
+  // Precondition, then run `source` (the configured synthetic workload if
+  // null) with `iodepth` NCQ slots until it is exhausted or the runtime ends.
+  // Rethrows what stopped the run early (a firmware error, a failed content
+  // check: exit 3); throws OptionError when the run would outgrow SystemC's
+  // time range (exit 2).
+  void run(IoSource* source = nullptr, uint32_t iodepth = 0);
+  // Precondition, then run several streams (fio jobs) at once on the drive.
+  void run(const std::vector<HostStream>& streams);
+  // Called for every completed IO (latency logs, time series).
+  void on_completion(std::function<void(const IoCompletion&)> f) { observers_.push_back(std::move(f)); }
+
+  const Host& host() const { return *host_; }
+  // What ran: the source's own description.
+  std::string workload_description() const;
+  // fio-style read/write/trim sections and the device section.
+  nlohmann::json report() const;
+
+ private:
+  SimConfig cfg_;
+  std::unique_ptr<SsdDrive> drive_;
+  std::unique_ptr<IoSource> synthetic_;
+  std::unique_ptr<ContentShadow> shadow_;  // check.content only
+  std::unique_ptr<Host> host_;
+  std::vector<HostStream> streams_;
+  std::vector<std::function<void(const IoCompletion&)>> observers_;
+  double precondition_s_ = 0, timed_s_ = 0;
+};
+
+}  // namespace ssd

@@ -1,0 +1,149 @@
+// The FTL plug-in interface beyond per-page calls, with a test-only plug-in:
+// declared options (parsed, refused when they belong to another FTL), the
+// FTL's own statistics in the report, the command runs it is told about, and
+// idle-time background work timed exactly: a host read that arrives during a
+// background erase on its die waits for that erase only.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "model/ftl/page/page_ftl.h"
+#include "model/host/io_source.h"
+#include "model/sim/options.h"
+#include "tests/model/timing_drive.h"
+
+namespace ssd {
+namespace {
+
+using namespace ssdtest;
+
+std::vector<ftl::HostRun> g_runs;  // what begin_command saw (one simulation per process)
+
+// A page FTL that, when idle, erases a spare block of die 0 (no functional
+// change: a timing probe) `ftl.test.slices` times.
+class IdleProbeFtl : public ftl::PageFtl {
+ public:
+  IdleProbeFtl(const ftl::FtlParams& p, FlashMedia& m)
+      : PageFtl(p, m), left_(uint64_t(p.options.get("ftl.test.slices"))), geo_(p.geometry) {}
+  void begin_command(const ftl::HostRun& run) override { g_runs.push_back(run); }
+  bool background(ftl::FtlWork& work) override {
+    if (left_ == 0) return false;
+    --left_, ++erases_;
+    work.add({ftl::FlashOp::Kind::Erase, geo_.first_page(geo_.block(DieId(0), geo_.blocks_per_die() - 1)), true});
+    return true;
+  }
+  std::vector<ftl::FtlStat> extra_stats() const override {
+    return {{"background_erases", double(erases_), "count", "erases issued in idle time"}};
+  }
+
+ private:
+  uint64_t left_, erases_ = 0;
+  FlashGeometry geo_;
+};
+
+const ftl::FtlRegistration probe("test-idle", "test: erases a spare block when idle",
+                                 [](const ftl::FtlParams& p, FlashMedia& m) { return std::make_unique<IdleProbeFtl>(p, m); },
+                                 {{"ftl.test.slices", "3", "count", "background slices to run"}});
+
+// Requests at fixed arrival times (open loop).
+class Timed : public IoSource {
+ public:
+  explicit Timed(std::vector<HostRequest> r) : reqs_(std::move(r)) {}
+  bool next(HostRequest& req, const sc_time&) override {
+    if (i_ == reqs_.size()) return false;
+    req = reqs_[i_++];
+    return true;
+  }
+  std::string describe() const override { return "timed test requests"; }
+
+ private:
+  std::vector<HostRequest> reqs_;
+  size_t i_ = 0;
+};
+
+HostRequest at(ssdtlm::HostOp op, uint64_t offset, uint64_t bytes, uint64_t ps) {
+  HostRequest r;
+  r.op = op, r.offset = offset, r.bytes = bytes, r.timed = true;
+  r.arrival = sc_time(double(ps), sc_core::SC_PS);
+  return r;
+}
+
+const uint64_t kWrite = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kLookup + kUpdate + dram(8) + kFlashOp +
+                        ps_xfer(4096, kChannel) + kTprog + kComplete;
+const uint64_t kIdle = 100000 * kNs, kErase = 2000000 * kNs;
+
+TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
+                                    "--ftl.name=test-idle", "--ftl.idle_after=100us"}));
+  Simulation sim(opts.config());
+  // The write completes at kWrite; the host is then quiet. Slice 1 issues its
+  // erase (one flash_op step on the core) at kWrite + idle_after; slice 2
+  // follows when it ends; the read arrives in the middle of the second.
+  const uint64_t e1 = kWrite + kIdle + kFlashOp + kErase, e2 = e1 + kFlashOp + kErase;
+  const uint64_t read_at = e1 + kErase / 2;
+  Timed src({at(ssdtlm::HostOp::Write, 0, 4096, 0), at(ssdtlm::HostOp::Read, 0, 4096, read_at)});
+  sim.run(&src, 1);
+  const auto r = sim.report();
+  const uint64_t read_done = e2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite / kNs);
+  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), (read_done - read_at) / kNs);
+  // The third slice waits for the host to be quiet again, then runs.
+  EXPECT_EQ(r["device"]["background_slices"], 3);
+  EXPECT_EQ(r["device"]["ftl"]["name"], "test-idle");
+  EXPECT_EQ(r["device"]["ftl"]["stats"]["background_erases"]["value"], 3.0);
+  EXPECT_EQ(r["device"]["channels"][0]["gc_erases"], 3);
+  // The idle time counts from the firmware's last completion, which it posts
+  // while the read data may still stream to the host (the link's part).
+  const uint64_t firmware_done = e2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + kComplete;
+  EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (firmware_done + kIdle + kFlashOp + kErase - read_done) / kNs);
+}
+
+TEST(IdleWork, OffByDefault) {
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
+                                    "--ftl.name=test-idle"}));
+  Simulation sim(opts.config());
+  Timed src({at(ssdtlm::HostOp::Write, 0, 4096, 0), at(ssdtlm::HostOp::Read, 0, 4096, 10 * kErase)});
+  sim.run(&src, 1);
+  EXPECT_EQ(sim.report()["device"]["background_slices"], 0);
+}
+
+TEST(FtlInterface, CommandRunsAndContinuation) {
+  const Options opts = parse(drive({"--precondition=none", "--ftl.name=test-idle"}));
+  Simulation sim(opts.config());
+  // Writes of 8 KiB at 0, 8 KiB (continues), 64 KiB (does not); a read at 0; a 6 KiB write at 2 KiB.
+  Timed src({at(ssdtlm::HostOp::Write, 0, 8192, 0), at(ssdtlm::HostOp::Write, 8192, 8192, 1),
+             at(ssdtlm::HostOp::Write, 65536, 4096, 2), at(ssdtlm::HostOp::Read, 0, 4096, 3),
+             at(ssdtlm::HostOp::Write, 2048, 6144, 4)});
+  sim.run(&src, 1);
+  ASSERT_EQ(g_runs.size(), 5u);
+  using Op = ftl::HostRun::Op;
+  const std::vector<std::tuple<Op, uint64_t, uint64_t, bool>> want{
+      {Op::Write, 0, 2, false}, {Op::Write, 2, 2, true}, {Op::Write, 16, 1, false}, {Op::Read, 0, 1, false},
+      {Op::Write, 0, 2, false}};
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(g_runs[i].op, std::get<0>(want[i])) << i;
+    EXPECT_EQ(g_runs[i].first_lpn, std::get<1>(want[i])) << i;
+    EXPECT_EQ(g_runs[i].pages, std::get<2>(want[i])) << i;
+    EXPECT_EQ(g_runs[i].continues, std::get<3>(want[i])) << i;
+  }
+}
+
+TEST(FtlOptions, DeclaredOptionsAreParsedAndShownInHelp) {
+  EXPECT_EQ(parse(drive({"--ftl.name=test-idle", "--ftl.test.slices=7"})).config().ftl_options.get("ftl.test.slices"), 7);
+  EXPECT_NE(Options::help_text().find("--ftl.test.slices <count>"), std::string::npos);
+  EXPECT_NE(Options::help_text().find("[ftl.name=test-idle]"), std::string::npos);
+}
+
+TEST(FtlOptions, AnotherFtlsOptionIsRefused) {
+  try {
+    parse(drive({"--ftl.name=page", "--ftl.test.slices=7"}));
+    FAIL() << "accepted";
+  } catch (const OptionError& e) {
+    EXPECT_NE(std::string(e.what()).find("option '--ftl.test.slices': applies to ftl.name=test-idle, not 'page'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ssd

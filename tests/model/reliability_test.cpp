@@ -1,0 +1,323 @@
+// Regression tests for the reliability report of 2026-11-22 (defects D1-D17
+// and the FLUSH / time-series findings): each runs the report's minimal
+// command against the binary and asserts the behaviour the report expects.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/model/cli_util.h"
+
+namespace {
+
+using ssdtest::read_csv;
+using ssdtest::read_json;
+using ssdtest::Result;
+using ssdtest::run;
+using ssdtest::tmp;
+
+const std::string kSamples = std::string(SSDSIM_SOURCE_DIR) + "/traces/samples/";
+const std::string kSmall =
+    "--nand.channels=4 --nand.dies_per_channel=2 --nand.blocks_per_plane=64 --nand.pages_per_block=64 "
+    "--workload.number_ios=2000 ";
+
+// Exit 2, one line, naming `message` (the option or the file and line).
+void expect_bad(const std::string& args, const std::string& message) {
+  const Result r = run(args);
+  EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one line: " << r.out;
+}
+
+nlohmann::json run_ok(const std::string& args, const std::string& name) {
+  const std::string rep = tmp(name + ".json");
+  const Result r = run(args + " --report " + rep);
+  EXPECT_EQ(r.code, 0) << args << "\n" << r.out;
+  return r.code == 0 ? read_json(rep) : nlohmann::json();
+}
+
+void write_text(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// ---- D1/D2: the page FTL never runs out of blocks on an accepted configuration
+
+TEST(Reliability, D1_GcThresholdOneAtMinimumSpareCompletes) {
+  const auto j = run_ok("--nand.blocks_per_plane=32 --ftl.gc_threshold=1 --workload.rw=randwrite", "d1a");
+  ASSERT_FALSE(j.is_null());
+  EXPECT_EQ(j["write"]["total_ios"].get<uint64_t>(), 200000u);
+  EXPECT_GT(j["device"]["gc_runs"].get<uint64_t>(), 0u);  // GC did run at the edge
+}
+
+TEST(Reliability, D1_UsedDriveAtMinimumSpareCompletes) {
+  EXPECT_FALSE(run_ok("--nand.blocks_per_plane=32 --ftl.gc_threshold=1 --workload.rw=randwrite --precondition=used",
+                      "d1b").is_null());
+  EXPECT_FALSE(run_ok("--nand.blocks_per_plane=256 --ftl.op=0.008867 --ftl.gc_threshold=2 --precondition=used "
+                      "--workload.rw=randwrite --workload.number_ios=20000",
+                      "d1c").is_null());
+  EXPECT_FALSE(run_ok("--nand.blocks_per_plane=256 --ftl.op=0.0111 --ftl.gc_threshold=3 --precondition=used "
+                      "--workload.rw=randwrite --workload.number_ios=20000",
+                      "d1d").is_null());
+}
+
+// ---- D3: trace offsets near 2^64
+
+TEST(Reliability, D3_HugeTraceOffsetWrapsOrIsRefused) {
+  const std::string log = tmp("ovf.log"), csv = tmp("ovf.csv"), log1 = tmp("ovf1.log");
+  write_text(log, "fio version 2 iolog\n/dev/x write 18446744073709547520 4096\n");
+  write_text(csv, "0,W,18446744073709547520,4096,1600000000000000\n");
+  write_text(log1, "fio version 2 iolog\n/dev/x write 18446744073709551615 65536\n");
+  for (const std::string& f : {log, csv}) {
+    const auto j = run_ok(kSmall + "--trace " + f, "d3");
+    ASSERT_FALSE(j.is_null());
+    EXPECT_EQ(j["trace"]["remapped"].get<uint64_t>(), 1u);  // wrapped into the drive
+    EXPECT_EQ(j["device"]["host_pages_written"].get<uint64_t>(), 1u);  // and really written
+  }
+  expect_bad(kSmall + "--trace " + log1 + " --trace.beyond=error", log1 + ": line 2: address ");
+}
+
+// ---- D4, D10, D16: spans and geometry checked without wrapping
+
+TEST(Reliability, D4_OffsetPlusSizeOverflowIsRefused) {
+  expect_bad("--workload.offset=9223372036854775808B --workload.size=9223372036854775808B --workload.number_ios=10",
+             "option '--workload.offset': starts at byte 9223372036854775808, beyond");
+  expect_bad(kSmall + "--workload.offset=4k --workload.size=18446744073709547520B",
+             "option '--workload.size': 18446744073709547520B from workload.offset 4k ends beyond");
+}
+
+TEST(Reliability, D10_SpanSmallerThanBlockSizeIsBadInput) {
+  expect_bad("--workload.size=4k --workload.bs=8k", "option '--workload.size': span of 4k is smaller than workload.bs");
+}
+
+TEST(Reliability, D16_GeometryPastTwoToThe32PagesIsRefused) {
+  for (const char* blocks : {"65536", "65537"})
+    expect_bad(std::string("--nand.channels=64 --nand.dies_per_channel=64 --nand.planes_per_die=16 "
+                           "--nand.pages_per_block=1 --nand.blocks_per_plane=") + blocks,
+               "option '--nand.blocks_per_plane': geometry gives");
+}
+
+// ---- D5, D8: times SystemC cannot represent
+
+TEST(Reliability, D5_TimeSeriesIntervalBelowOneNanosecond) {
+  for (const char* t : {"1ps", "999ps"})
+    expect_bad(kSmall + "--timeseries " + tmp("ts.csv") + " --timeseries.interval=" + t,
+               "option '--timeseries.interval': must be at least 1ns");
+}
+
+TEST(Reliability, D8_UnrepresentableTimesAreRefused) {
+  expect_bad(kSmall + "--cpu.clock=1e-300Hz", "option '--cpu.clock': one cycle is longer than");
+  expect_bad(kSmall + "--nand.t_read=1e30s", "option '--nand.t_read': longer than the 10 s");
+  expect_bad(kSmall + "--nand.t_prog=1e7s", "option '--nand.t_prog': longer than");
+  expect_bad(kSmall + "--nand.t_read=0.5ps", "option '--nand.t_read': below SystemC's 1 ps");
+  expect_bad(kSmall + "--nand.channel_rate=1e-300B/s", "option '--nand.channel_rate': one page transfer is longer");
+  expect_bad(kSmall + "--dram.bandwidth=1e-12B/s", "option '--dram.bandwidth': one page transfer is longer");
+  expect_bad(kSmall + "--dram.latency=1e19s", "option '--dram.latency': longer than");
+  expect_bad(kSmall + "--sata.cmd_overhead=1e16s", "option '--sata.cmd_overhead': longer than");
+  expect_bad(kSmall + "--cpu.clock=1kHz --cpu.cycles.decode=1000000", "option '--cpu.cycles.decode': at cpu.clock 1kHz");
+  expect_bad("--workload.number_ios=0 --workload.runtime=1e30s", "option '--workload.runtime': longer than the 1e+06 s");
+}
+
+// ---- D6: check.content checks every read (fault injection: model_tests)
+
+TEST(Reliability, D6_ContentCheckCountsEveryReadPage) {
+  // 6 KiB reads at 2 KiB alignment touch 2 or 3 pages each: count them here.
+  const auto j = run_ok(kSmall + "--workload.rw=randrw --workload.bs=6k --dram.write_cache=1m --precondition=used "
+                        "--check.content=true --latency-log " + tmp("d6.csv"),
+                        "d6");
+  ASSERT_FALSE(j.is_null());
+  uint64_t pages = 0;
+  const auto rows = read_csv(tmp("d6.csv"));
+  for (size_t i = 1; i < rows.size(); ++i)
+    if (rows[i][1] == "read") {
+      const uint64_t off = std::stoull(rows[i][2]) * 512, bytes = std::stoull(rows[i][3]);
+      pages += (off + bytes - 1) / 4096 - off / 4096 + 1;
+    }
+  EXPECT_GT(pages, 1000u);
+  EXPECT_EQ(j["device"]["content_check"]["pages_checked"].get<uint64_t>(), pages);
+}
+
+// ---- D7: utilisation stays in [0, 1]; destaging after the last completion is drain
+
+TEST(Reliability, D7_UtilisationWithWriteCacheAtMostOne) {
+  // (The report used 64m, which no longer fits beside the 30 MiB map: D17.)
+  const auto j = run_ok("--dram.write_cache=16m --workload.rw=write --workload.number_ios=1000", "d7");
+  ASSERT_FALSE(j.is_null());
+  const auto& d = j["device"];
+  auto in_range = [](double u) { return u >= 0.0 && u <= 1.0; };
+  for (const auto& x : d["dies"]) EXPECT_TRUE(in_range(x["utilisation"].get<double>())) << x;
+  for (const auto& x : d["channels"]) EXPECT_TRUE(in_range(x["utilisation"].get<double>())) << x;
+  for (const char* k : {"sata", "cpu", "dram"}) EXPECT_TRUE(in_range(d[k]["utilisation"].get<double>())) << k;
+  // 1000 x 4 KiB acknowledged from DRAM long before the programs finish.
+  EXPECT_GT(d["drain_ns"].get<uint64_t>(), d["simulated_time_ns"].get<uint64_t>());
+}
+
+// ---- D9, D11, D12, D13: option checks
+
+TEST(Reliability, D9_OnlyTheIodepthOfTheModeInUseIsChecked) {
+  EXPECT_FALSE(run_ok("--sata.ncq_depth=8 --workload.iodepth=4 --workload.number_ios=10", "d9a").is_null());
+  EXPECT_FALSE(run_ok(kSmall + "--sata.ncq_depth=8 --trace.iodepth=8 --trace " + kSamples + "generated/fio_mix.iolog",
+                      "d9b").is_null());
+}
+
+TEST(Reliability, D11_StrayArgumentsAndAbbreviationsAreRefused) {
+  expect_bad("my-drive.ini --workload.number_ios=10", "unexpected argument 'my-drive.ini' (a config file? use --config");
+  expect_bad("--workload.number=10", "workload.number");
+  expect_bad("--rep=x.json --workload.number_ios=10", "rep");
+  expect_bad("--trace.skip=true --workload.number_ios=10", "trace.skip");
+}
+
+TEST(Reliability, D12_ConfigThatCannotBeReadIsRefused) {
+  expect_bad("--config=" + std::string(SSDSIM_SOURCE_DIR) + "/traces --workload.number_ios=10",
+             "/traces: is a directory, not a config file");
+  expect_bad("--config=/proc/self/mem --workload.number_ios=10", "/proc/self/mem: cannot read config file");
+}
+
+TEST(Reliability, D13_NegativeTraceDeviceIsRefused) {
+  for (const char* dev : {"-5", "-1", "8,-1", "x"})
+    expect_bad(kSmall + "--trace " + kSamples + "generated/loop0.blktrace.0 --trace.device=" + dev,
+               "option '--trace.device': expected MAJ,MIN");
+}
+
+// ---- D14: a record is remapped at most once
+
+TEST(Reliability, D14_RemappedCountsRecordsOnce) {
+  const std::string one = tmp("one.log");
+  write_text(one, "fio version 2 iolog\n/dev/x write 4096 4096\n");
+  auto j = run_ok(kSmall + "--trace " + one + " --trace.offset=1t", "d14a");
+  ASSERT_FALSE(j.is_null());
+  EXPECT_EQ(j["trace"]["remapped"].get<uint64_t>(), 1u);
+  j = run_ok(kSmall + "--trace " + kSamples + "generated/fio_mix.iolog --trace.offset=1t", "d14b");
+  ASSERT_FALSE(j.is_null());
+  EXPECT_LE(j["trace"]["remapped"].get<uint64_t>(), j["trace"]["replayed"].get<uint64_t>());
+}
+
+// ---- D15: blktrace skip-bad resynchronises after a bad header
+
+TEST(Reliability, D15_BlktraceSkipBadResynchronises) {
+  const std::string good = kSamples + "generated/loop0.merged.bin", bad = tmp("bad.bin");
+  std::filesystem::copy_file(good, bad, std::filesystem::copy_options::overwrite_existing);
+  {
+    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(49408);  // the version byte of event 1001 (not a queue event)
+    f.put('\0');
+  }
+  const auto ref = run_ok(kSmall + "--trace " + good, "d15ref");
+  const auto j = run_ok(kSmall + "--trace " + bad + " --trace.skip-bad", "d15");
+  ASSERT_FALSE(j.is_null());
+  EXPECT_EQ(j["trace"]["skipped_bad"].get<uint64_t>(), 1u);
+  EXPECT_EQ(j["trace"]["resync_bytes"].get<uint64_t>(), 48u);  // one 48-byte header, no pdu
+  EXPECT_EQ(j["trace"]["records_read"], ref["trace"]["records_read"]);
+}
+
+// ---- D17: impossible combinations and message quality
+
+TEST(Reliability, D17_DramSmallerThanTheMappingTableIsRefused) {
+  expect_bad("--dram.size=1m --workload.number_ios=1000", "option '--dram.size': 1048576 bytes of DRAM cannot hold");
+  expect_bad(kSmall + "--dram.size=4k --dram.write_cache=4k", "option '--dram.size': 4096 bytes of DRAM cannot hold");
+}
+
+TEST(Reliability, D17_TwoOutputsOnOnePathAreRefused) {
+  const std::string x = tmp("same.out");
+  expect_bad(kSmall + "--report " + x + " --latency-log " + x, "option '--latency-log': writes to the same file as report");
+}
+
+TEST(Reliability, D17_TraceSectorSizeMustBeAPowerOfTwo) {
+  expect_bad(kSmall + "--trace.sector_size=100B", "option '--trace.sector_size': must be a power of two");
+}
+
+TEST(Reliability, D17_IniErrorsNameTheLineAndStayPrintable) {
+  const std::string garbage = tmp("garbage.ini");
+  write_text(garbage, "[nand]\nchannels = 4\n\x01\xff\xfegarbage\n");
+  const Result r = run("--config " + garbage);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find(garbage + ": line 3: not a 'key = value' line: '\\x01\\xff\\xfegarbage'"), std::string::npos)
+      << r.out;
+}
+
+TEST(Reliability, D17_UnwritableLogNamesTheOption) {
+  expect_bad(kSmall + "--latency-log=/dev/full", "option '--latency-log': /dev/full: write failed");
+  expect_bad(kSmall + "--timeseries=/dev/full", "option '--timeseries': /dev/full: write failed");
+}
+
+TEST(Reliability, D17_ReportStatesWhyTheRunStopped) {
+  auto j = run_ok(kSmall + "--workload.number_ios=0 --workload.runtime=20ms", "stop1");
+  ASSERT_FALSE(j.is_null());
+  EXPECT_EQ(j["device"]["stop_reason"], "workload.runtime reached");
+  j = run_ok(kSmall, "stop2");
+  EXPECT_EQ(j["device"]["stop_reason"], "workload done");
+}
+
+TEST(Reliability, ReplayErrorsSayLineOrByteOffset) {
+  const std::string log = tmp("beyond.log");
+  write_text(log, "fio version 2 iolog\n/dev/x write 0 4096\n/dev/x write 1099511627776 4096\n");
+  expect_bad(kSmall + "--trace " + log + " --trace.beyond=error", log + ": line 3: address ");
+}
+
+// ---- FLUSH CACHE is non-queued
+
+TEST(Reliability, FlushDrainsTheQueueAndHoldsItUntilDone) {
+  // 40 writes, a flush, 40 writes, afap at QD32: the flush starts after every
+  // earlier command completed, and no later command starts before it ends.
+  std::string text = "fio version 2 iolog\n/dev/x add\n/dev/x open\n";
+  for (int i = 0; i < 40; ++i) text += "/dev/x write " + std::to_string(i * 65536) + " 4096\n";
+  text += "/dev/x sync 0 0\n";
+  for (int i = 40; i < 80; ++i) text += "/dev/x write " + std::to_string(i * 65536) + " 4096\n";
+  const std::string trace = tmp("flush.log"), lat = tmp("flush_lat.csv");
+  write_text(trace, text);
+  const auto j = run_ok(kSmall + "--trace " + trace + " --trace.mode=afap --dram.write_cache=256k --latency-log " + lat,
+                        "flush");
+  ASSERT_FALSE(j.is_null());
+  ASSERT_EQ(j["flush"]["total_ios"].get<uint64_t>(), 1u);
+  const auto rows = read_csv(lat);
+  uint64_t flush_id = 0, flush_start = 0, flush_done = 0;
+  for (size_t i = 1; i < rows.size(); ++i)
+    if (rows[i][1] == "flush")
+      flush_id = std::stoull(rows[i][0]), flush_start = std::stoull(rows[i][5]), flush_done = std::stoull(rows[i][6]);
+  ASSERT_GT(flush_done, 0u);
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const uint64_t id = std::stoull(rows[i][0]);
+    if (id < flush_id) EXPECT_LE(std::stoull(rows[i][6]), flush_start) << "row " << i;
+    if (id > flush_id) EXPECT_GE(std::stoull(rows[i][5]), flush_done) << "row " << i;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The README's consistency recipe (configs/workloads/steady-state-4k-qd32.ini
+// with --timeseries) shows what docs/architecture.md promises: the
+// fresh-out-of-box plateau, the drop when the spare runs out, the steady state.
+TEST(ConsistencyRecipe, ShowsPlateauDropAndSteadyState) {
+  const std::string ts = tmp("consistency.csv");
+  // The default drive (8 ch x 4 dies, tPROG 900 us, 40 MB/s, 4 KiB pages,
+  // 7 % spare, GC at 2 free blocks) with 128 blocks per plane.
+  const Result r = run("--config " + std::string(SSDSIM_SOURCE_DIR) +
+                       "/configs/workloads/steady-state-4k-qd32.ini --nand.blocks_per_plane=128 "
+                       "--workload.runtime=8s --timeseries.interval=250ms --timeseries " + ts);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto rows = read_csv(ts);
+  ASSERT_GE(rows.size(), 32u);
+  std::vector<double> iops;
+  for (size_t i = 1; i + 1 < rows.size(); ++i) iops.push_back(std::stod(rows[i][5]));  // full intervals only
+  // Plateau: every die programming back to back, one page each tPROG + its transfer.
+  const double dies = 32, page_time = 900e-6 + 4096 / 40e6, plateau = dies / page_time;
+  for (size_t i = 0; i < 6; ++i) EXPECT_NEAR(iops[i], plateau, 0.05 * plateau) << "interval " << i;
+  // The drop: the plateau lasts until the fresh pages after the fill are used,
+  // less the GC threshold's 2 blocks per die.
+  const double raw = 8.0 * 4 * 2 * 128 * 128, user = std::floor(raw / 1.07);
+  const double fresh_pages = raw - user - dies * 2 * 128;
+  double written = 0;
+  size_t drop = 0;
+  while (drop < iops.size() && iops[drop] > plateau / 2) written += iops[drop++] * 0.25;
+  ASSERT_LT(drop, iops.size()) << "no drop";
+  written += iops[drop] * 0.25;  // the interval in which it happened
+  EXPECT_NEAR(written, fresh_pages, 0.1 * fresh_pages);
+  // Steady state: the last 4 s flat within 15 % of their mean, far below the plateau.
+  double mean = 0;
+  const size_t from = iops.size() - 16;
+  for (size_t i = from; i < iops.size(); ++i) mean += iops[i] / 16;
+  EXPECT_LT(mean, plateau / 5);
+  for (size_t i = from; i < iops.size(); ++i) EXPECT_NEAR(iops[i], mean, 0.15 * mean) << "interval " << i;
+}
+
+}  // namespace

@@ -51,18 +51,18 @@ class Tally:
             print(f"   refused {n}x: {key}")
 
 
-def _spec_for(seed, index, covered):
-    return Generator(random.Random(f"{seed}:{index}"), covered).spec()
+def _spec_for(seed, index, covered, keys):
+    return Generator(random.Random(f"{seed}:{index}"), covered, keys).spec()
 
 
-def stress(binary, minutes, seed, jobs, work, timeout, repeat_every=7):
+def stress(binary, minutes, seed, jobs, work, timeout, keys, repeat_every=7):
     """Random configurations until the time budget is spent; returns the Tally."""
     tally = Tally()
     deadline = time.monotonic() + minutes * 60
     index = 0
 
     def job(i):
-        spec = _spec_for(seed, i, tally.covered)
+        spec = _spec_for(seed, i, tally.covered, keys)
         return f"seed {seed} run {i}", spec, runner.run_spec(spec, binary, work, timeout, repeat=i % repeat_every == 0)
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:

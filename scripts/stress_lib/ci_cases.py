@@ -56,9 +56,9 @@ def targeted():
         ("skip-bad on a truncated blktrace", _spec("--trace=tests/traces/regressions/blktrace-huge-pdu.bin",
                                                    "--trace.skip-bad=true")),
         # D1: the page FTL with gc_threshold=1 and the least spare the rule allows.
-        ("gc_threshold=1, minimum spare, used", _spec("--ftl.op=0.0020", "--precondition=used",
-                                                      "--workload.rw=randwrite", "--workload.number_ios=4000",
-                                                      drive=[("nand.blocks_per_plane", "1024")])),
+        ("gc_threshold=1, minimum spare, used", _spec("--ftl.op=0.0492", "--ftl.gc_threshold=1",
+                                                      "--precondition=used", "--workload.rw=randwrite",
+                                                      "--workload.number_ios=4000")),
         ("gc_threshold=1, 4-page blocks", _spec("--nand.pages_per_block=4", "--ftl.gc_threshold=1",
                                                 "--workload.number_ios=50000", drive=[])),
         ("gc_threshold=1, 8 blocks per die", _spec("--nand.blocks_per_plane=8", "--ftl.op=0.6",

@@ -42,11 +42,13 @@ EXTRA = {  # values that are bad for one option only
     "nand.blocks_per_plane": ["0"], "nand.pages_per_block": ["0"],
     "nand.page_size": ["0", "1000B", "2m"], "workload.bs": ["0", "1000B"], "workload.offset": ["1000B"],
     "dram.map_entry": ["0", "4g", "4194305k"], "trace.sector_size": ["0", "4g", "4194305k"], "cpu.cores": ["0"], "sata.ncq_depth": ["0", "33"],
-    "workload.iodepth": ["0", "33"], "trace.iodepth": ["0"], "ftl.op": ["0", "0%"],
+    "workload.iodepth": ["0", "1025"], "trace.iodepth": ["0", "1025"], "ftl.op": ["0", "0%"],
     "timeseries.interval": ["0", "0.1ns", "0.5ps"],
     "sata.gen": ["0", "4", "-1", "2.0"],
 }
-WRITTEN_PATHS = ("report", "latency-log", "timeseries", "export-trace")
+TRACE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                     "traces", "samples", "generated", "fio_mix.iolog")
+WRITTEN_PATHS = ("report", "latency-log", "timeseries", "export-trace", "output")
 
 
 @dataclass
@@ -129,6 +131,8 @@ def _run_row(binary, row, workdir, timeout):
         base = [b for b in base if not b.startswith("--nand.channels=")]
     if any(a.startswith("--timeseries.interval=") for a in row.args):  # used only with a timeseries
         base.append(f"--timeseries={workdir}/timeseries.csv")
+    if any(a.startswith("--trace.iodepth=") for a in row.args):  # checked only with a trace
+        base.append(f"--trace={TRACE}")
     argv = [binary, *base, *row.args]
     try:
         p = subprocess.run(argv, cwd=workdir, capture_output=True, timeout=timeout)

@@ -42,6 +42,7 @@ BAD_SAMPLES = [
     ("tests/traces/regressions/msr-time-overflow.csv", "msr", ["0"]),
     ("tests/traces/regressions/fio-wait-overflow.iolog", "fio", ["0"]),
 ]
+JOB_FILES = ["configs/workloads/oltp-mixed.fio"]   # fio job files (--job)
 MAX_PAGES = 1 << 18          # flash pages per drive: keeps preconditioning well under a second
 MAX_PAGE_OPS = 200_000       # page reads/writes caused by the timed phase
 
@@ -127,17 +128,26 @@ def min_op_text(rng, bpd, gc):
 # ---- the generator
 
 class Generator:
-    def __init__(self, rng, covered=None):
+    def __init__(self, rng, covered=None, keys=None):
+        """keys: the options of the binary's --help; options it lacks are never set."""
         self.rng = rng
         self.covered = covered if covered is not None else {}
+        self.keys = keys
+
+    def has(self, key):
+        return self.keys is None or key in self.keys
 
     def _set(self, args, key, value):
+        if not self.has(key):
+            return
         args.append((key, value))
         self.covered[key] = self.covered.get(key, 0) + 1
 
     def spec(self):
         rng, a = self.rng, []
-        kind = rng.choices(["synthetic", "trace", "export"], [0.76, 0.2, 0.04])[0]
+        kind = rng.choices(["synthetic", "trace", "export", "job"], [0.74, 0.2, 0.04, 0.02])[0]
+        if kind == "job" and not self.has("job"):
+            kind = "synthetic"
         content = rng.random() < 0.15
         geo = self._geometry(a, content)
         user_pages = self._ftl(a, geo)
@@ -146,13 +156,18 @@ class Generator:
         pre = rng.choice(["none", "seq-fill", "used"])
         if pre != "seq-fill" or rng.random() < 0.3:
             self._set(a, "precondition", pre)
-        if pre == "used" or rng.random() < 0.05:
+        if pre == "used" and self.op < 0.05 and user_pages > 4096:
+            # almost no spare: each overwrite moves a block's worth of pages (WA ~100): keep it short
+            self._set(a, "precondition.overwrite", rng.choice(["0", "0.01", "0.05"]))
+        elif pre == "used" or rng.random() < 0.05:
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.5", "1.0", "2", "30%", "0.01"]))
         if kind == "trace":
             self._trace(a)
             if any(k == "trace" and "fstrim" in v for k, v in a):
                 # its 4662 discards span the whole drive: 3 s alone, ~30x that through a write cache
                 a[:] = [(k, v) for k, v in a if k != "dram.write_cache"]
+        elif kind == "job":
+            self._set(a, "job", rng.choice(JOB_FILES))
         else:
             self._workload(a, geo, user_pages * geo["page"], content, kind == "export")
         if kind == "export":
@@ -198,6 +213,16 @@ class Generator:
         if rng.random() < 0.4:
             self._set(a, "nand.channel_rate", rng.choice(["10MB/s", "40MB/s", "200MB/s", "1GB/s", "33MiB/s",
                                                            "400000KB/s", "1.5GB/s"]))
+        if rng.random() < 0.2:  # MLC LSB/MSB page times; 0 = the uniform time
+            self._set(a, "nand.page_types", "lsb-msb")
+            for key in ("nand.t_prog_lsb", "nand.t_prog_msb", "nand.t_read_lsb", "nand.t_read_msb"):
+                if rng.random() < 0.6:
+                    self._set(a, key, rng.choice(["0", "20us", "300us", "1500us", "1ms", "40us"]))
+        elif rng.random() < 0.05:
+            self._set(a, "nand.page_types", "uniform")
+        for key in ("nand.partial_read", "nand.copyback"):
+            if rng.random() < 0.15:
+                self._set(a, key, rng.choice(["true", "false"]))
         return g
 
     def _ftl(self, a, g):
@@ -273,6 +298,13 @@ class Generator:
         if rng.random() < 0.3:
             self.ncq = edge_int(rng, 1, 32)
             self._set(a, "sata.ncq_depth", str(self.ncq))
+        # A binary with a host queue takes up to 1024 outstanding IOs whatever the NCQ depth.
+        self.depth = 1024 if self.has("host.cmd_overhead") and rng.random() < 0.15 else self.ncq
+        for key in ("host.cmd_overhead", "host.irq_overhead"):
+            if rng.random() < 0.15:
+                self._set(a, key, rng.choice(["0", "1us", "5us", "20us", "500ns"]))
+        if rng.random() < 0.1:
+            self._set(a, "ftl.idle_after", rng.choice(["0", "100us", "1ms", "10ms"]))
 
     def _workload(self, a, g, user_bytes, content, export):
         rng = self.rng
@@ -313,7 +345,7 @@ class Generator:
         if runtime:
             self._set(a, "workload.runtime", runtime)
         if rng.random() < 0.6 or self.ncq < 32:
-            self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.ncq)))
+            self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.depth)))
         if self.ncq < 32 and rng.random() < 0.7:  # else trace.iodepth's default exceeds the NCQ depth
             self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.ncq)))
         if rng.random() < 0.4:
@@ -339,7 +371,7 @@ class Generator:
         if timed and rng.random() < 0.6:
             self._set(a, "trace.speed", rng.choice(["0.5", "1", "10", "1000", "1e6", "2.5"]))
         if rng.random() < 0.5 or self.ncq < 32:
-            self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.ncq)))
+            self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.depth)))
         if self.ncq < 32 and rng.random() < 0.7:  # else workload.iodepth's default exceeds the NCQ depth
             self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.ncq)))
         if rng.random() < 0.2:
@@ -376,7 +408,21 @@ class Generator:
     def _outputs(self, a, content, kind):
         rng = self.rng
         if kind != "export" and rng.random() < 0.5:
-            self._set(a, "latency-log", "@latency.csv")
+            if self.has("latency-log.format") and rng.random() < 0.2:  # fio's format: not parsed here
+                self._set(a, "latency-log", "@latency-fio.log")
+                self._set(a, "latency-log.format", "fio")
+            else:
+                self._set(a, "latency-log", "@latency.csv")
+                if rng.random() < 0.1:
+                    self._set(a, "latency-log.format", "csv")
+        if rng.random() < 0.1:
+            self._set(a, "output-format", rng.choice(["normal", "json", "json+", "normal,json"]))
+            if rng.random() < 0.5:
+                self._set(a, "output", "@output.txt")
+        if rng.random() < 0.1:
+            self._set(a, "report.avgtime", rng.choice(["10ms", "100ms", "500ms", "1s"]))
+        if rng.random() < 0.1:
+            self._set(a, "store-data", rng.choice(["true", "false"]))
         if kind != "export" and rng.random() < 0.15:
             self._set(a, "timeseries", "@timeseries.csv")
             if rng.random() < 0.7:

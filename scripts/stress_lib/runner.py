@@ -75,11 +75,16 @@ def render(spec, run_dir, binary):
 
 
 def _exec(argv, timeout):
-    try:
-        p = subprocess.run(argv, cwd=ROOT, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, ""
-    return p.returncode, p.stderr.decode(errors="replace")
+    for attempt in range(5):
+        try:
+            p = subprocess.run(argv, cwd=ROOT, capture_output=True, timeout=timeout)
+            return p.returncode, p.stderr.decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            return None, ""
+        except OSError as e:  # the binary is being relinked: wait for it, then give up
+            if attempt == 4:
+                raise SystemExit(f"stress: cannot run {argv[0]}: {e}")
+            time.sleep(2)
 
 
 def _exit_outcome(code, stderr, argv, timeout):

@@ -425,8 +425,11 @@ class Generator:
             self._set(a, "store-data", rng.choice(["true", "false"]))
         if kind != "export" and rng.random() < 0.15:
             self._set(a, "timeseries", "@timeseries.csv")
-            if rng.random() < 0.7:
-                self._set(a, "timeseries.interval", rng.choice(["100us", "1ms", "10ms", "1s", "0.5ms"]))
+            # A row per interval up to the last completion: a GC-bound replay can simulate hours,
+            # so traces get coarse intervals (else millions of rows and a "hang").
+            choices = ["1s", "5s", "2500ms"] if kind == "trace" else ["1ms", "10ms", "100ms", "1s", "0.5ms"]
+            if rng.random() < 0.7 or kind == "trace":
+                self._set(a, "timeseries.interval", rng.choice(choices))
         if content:
             self._set(a, "check.content", rng.choice(["true", "1", "yes", "on"]))
         elif rng.random() < 0.05:

@@ -281,5 +281,5 @@ def comparable(report):
     r = dict(report)
     r["device"] = {k: v for k, v in report.get("device", {}).items() if k != "wall_clock_s"}
     r["options"] = {k: v for k, v in report.get("options", {}).items()
-                    if k not in ("report", "latency-log", "timeseries", "export-trace", "config")}
+                    if k not in ("report", "latency-log", "timeseries", "export-trace", "output", "config")}
     return r

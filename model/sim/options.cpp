@@ -384,7 +384,9 @@ void Options::build() {
   c.dram.bandwidth = rate("dram.bandwidth");
   c.dram.latency = duration("dram.latency");
   c.dram.write_cache = size("dram.write_cache");
-  c.dram.map_entry_bytes = uint32_t(size("dram.map_entry", false));
+  const uint64_t entry = size("dram.map_entry", false);
+  if (entry > 64) throw error("dram.map_entry", "a mapping-table entry is at most 64B");
+  c.dram.map_entry_bytes = uint32_t(entry);
   // The largest single DRAM access is one host command's data (bounded by
   // the user capacity below); a page is what every command moves at least.
   check_time("dram.bandwidth", g.page_size / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");

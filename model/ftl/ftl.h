@@ -247,7 +247,3 @@ void load_plugin(const std::string& path);
   }                                                                                                  \
   extern "C" __attribute__((visibility("default"))) void ssdsim_ftl_plugin_register(                 \
       ::ssd::ftl::FtlRegistry& registry)
-
-namespace ssd::ftl {
-
-}  // namespace ssd::ftl

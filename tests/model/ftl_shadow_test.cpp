@@ -93,7 +93,9 @@ TEST_P(EveryFtl, ShadowMapHoldsThroughGcMergesTrimAndIdleWork) {
       f->read(Lpn(uint32_t(l)), w);
       PageContent c;
       ASSERT_EQ(w.returns(media, c), shadow[l] != 0) << "LPN " << l;
-      if (shadow[l]) ASSERT_EQ(c.version, shadow[l]) << "LPN " << l;
+      if (shadow[l]) {
+        ASSERT_EQ(c.version, shadow[l]) << "LPN " << l;
+      }
     }
   }
   EXPECT_GE(total_ops, 1000000u);

@@ -15,8 +15,11 @@
 //  - GC moves translation pages like data pages (a victim holds either), and
 //    a moved data page's new address must reach its translation page: a
 //    cached entry is updated in place (dirty); an uncached one enters the
-//    cache dirty at the cold end, so the evictions that follow write each
-//    affected translation page back once (the paper's batch update).
+//    cache dirty (most recently used), and is written back when evicted
+//    along with every other dirty entry of its translation page. (The paper
+//    updates uncached entries' translation pages at once, batched per
+//    victim; with random data nearly every moved page has its own
+//    translation page, so that costs a translation-page write per move.)
 // Block management, greedy GC and die striping are the page FTL's (this
 // class derives from it); translation pages are logical pages numbered after
 // the user's, so l2p_[user_pages + t] is the GTD entry of translation page t.
@@ -72,7 +75,6 @@ class DftlFtl : public PageFtl {
   void write_back(uint32_t t, FtlWork& work);
   void unlink(uint32_t lpn);
   void push_front(uint32_t lpn);  // most recently used end
-  void push_back(uint32_t lpn);   // least recently used end
 
   uint32_t per_tpage_;  // entries per translation page
   uint64_t tpages_;     // translation pages of the full table

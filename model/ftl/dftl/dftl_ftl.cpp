@@ -92,6 +92,9 @@ void DftlFtl::evict(FtlWork& work) {
   const uint32_t victim = tail_;
   unlink(victim);
   --cached_;
+  // The next victim is a long-unused, hence uncached, entry: fetch what its
+  // eviction will read while this one's work goes on.
+  if (tail_ != kNone) __builtin_prefetch(&prev_[tail_]), __builtin_prefetch(&flags_[tail_]);
   // Out of the cache before the write-back: GC run by its program may move
   // the victim's page, and must then bring the entry back in (dirty).
   flags_[victim] &= uint8_t(~kCached);

@@ -90,11 +90,14 @@ int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
 
 void DftlFtl::evict(FtlWork& work) {
   const uint32_t victim = tail_;
-  unlink(victim);
+  // Unlink the tail (its next_ is known to be none: not read, a cache miss).
+  tail_ = prev_[victim];
+  (tail_ != kNone ? next_[tail_] : head_) = kNone;
   --cached_;
   // The next victim is a long-unused, hence uncached, entry: fetch what its
-  // eviction will read while this one's work goes on.
-  if (tail_ != kNone) __builtin_prefetch(&prev_[tail_]), __builtin_prefetch(&flags_[tail_]);
+  // eviction will touch while this one's work goes on.
+  if (tail_ != kNone)
+    __builtin_prefetch(&prev_[tail_]), __builtin_prefetch(&flags_[tail_]), __builtin_prefetch(&next_[tail_], 1);
   // Out of the cache before the write-back: GC run by its program may move
   // the victim's page, and must then bring the entry back in (dirty).
   flags_[victim] &= uint8_t(~kCached);
@@ -137,6 +140,16 @@ void DftlFtl::moved(uint32_t id) {
   if (id >= user_pages_) {
     ++map_.gc_tpages_moved;  // l2p_ is the GTD for these: already updated
     return;
+  }
+  {
+    // GC walks its victim in page order: fetch the entry state of a page a
+    // few ahead (the die's victim is the one being collected now).
+    const Die& d = dies_[l2p_[id] / geo_.pages_per_block / geo_.blocks_per_die()];
+    const uint32_t ahead = d.victim_cursor + 8;
+    if (d.victim != kNone && ahead < geo_.pages_per_block) {
+      const uint32_t next = p2l_[d.victim * geo_.pages_per_block + ahead];
+      if (next < user_pages_) __builtin_prefetch(&flags_[next]);
+    }
   }
   if (!(flags_[id] & kCached)) {
     // Into the cache, dirty, at the recent end: written back later with the

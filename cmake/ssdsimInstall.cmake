@@ -8,6 +8,7 @@
 #   lib/cmake/ssdsim/                        ssdsimConfig.cmake and the targets:
 #     ssdsim::model   the drive model (links its archive whole: FTL plug-ins register)
 #     ssdsim::golden  golden.h with the installed simulator's path
+#     ssdsim::ftl_plugin_api  headers only, for FTL plug-ins (--ftl.plugin)
 #     ssdsim::ssdsim  the simulator executable
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -28,9 +29,28 @@ target_compile_definitions(ssdsim_golden INTERFACE
 set_target_properties(ssdsim_golden PROPERTIES EXPORT_NAME golden)
 add_library(ssdsim::golden ALIAS ssdsim_golden)
 
+# FTL plug-ins (shared libraries loaded with --ftl.plugin) compile against
+# model/ftl/ftl.h but link no model code: the model's symbols (FlashMedia,
+# the registry) resolve against the ssdsim executable, which exports them,
+# when the library is loaded. A plug-in linking the archive would carry a
+# second copy of the model, with a registry of its own. So: the include
+# directory, the model's compile definitions and its dependencies' include
+# directories (other model headers include SystemC and nlohmann/json), but no
+# library.
+add_library(ssdsim_ftl_plugin_api INTERFACE)
+target_include_directories(ssdsim_ftl_plugin_api INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}> $<INSTALL_INTERFACE:include/ssdsim>
+  $<TARGET_PROPERTY:PkgConfig::SYSTEMC,INTERFACE_INCLUDE_DIRECTORIES>)
+target_link_libraries(ssdsim_ftl_plugin_api INTERFACE nlohmann_json::nlohmann_json)  # header-only
+target_compile_definitions(ssdsim_ftl_plugin_api INTERFACE
+  SPDLOG_ACTIVE_LEVEL=$<IF:$<CONFIG:Debug>,SPDLOG_LEVEL_TRACE,SPDLOG_LEVEL_DEBUG>)
+target_compile_features(ssdsim_ftl_plugin_api INTERFACE cxx_std_17)
+set_target_properties(ssdsim_ftl_plugin_api PROPERTIES EXPORT_NAME ftl_plugin_api)
+add_library(ssdsim::ftl_plugin_api ALIAS ssdsim_ftl_plugin_api)
+
 set_target_properties(ssdsim_tlm PROPERTIES EXPORT_NAME tlm)
 set_target_properties(ssdsim_traces PROPERTIES EXPORT_NAME traces)
-install(TARGETS ssdsim_model_archive ssdsim_model_whole ssdsim_tlm ssdsim_traces ssdsim_golden ssdsim
+install(TARGETS ssdsim_model_archive ssdsim_model_whole ssdsim_tlm ssdsim_traces ssdsim_golden ssdsim_ftl_plugin_api ssdsim
         EXPORT ssdsimTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -19,6 +19,7 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.dram_bytes = cfg.dram.size - cfg.dram.write_cache;
   p.options = cfg.ftl_options;
   p.cycles = cfg.cpu.ftl;
+  p.seed = cfg.seed;
   return p;
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -95,6 +96,10 @@ struct FtlOptionSpec {
 struct FtlOptions {
   std::map<std::string, double> number;
   std::map<std::string, std::string> text;
+  std::set<std::string> user_set;  // keys the user gave a value (not left at their default)
+  // An option that only matters with another option's value, set anyway,
+  // would be silently ignored: FTLs refuse that with FtlConfigError.
+  bool set_by_user(const std::string& key) const { return user_set.count(key) != 0; }
   double get(const std::string& key) const {
     auto it = number.find(key);
     if (it == number.end()) throw std::logic_error("FTL option '" + key + "' was not declared");
@@ -122,6 +127,7 @@ struct FtlParams {
   uint64_t dram_bytes = 0;          // DRAM left for the FTL after the write cache (0: DRAM-less)
   FtlCycleCosts cycles;
   FtlOptions options;               // the FTL's own declared options
+  uint64_t seed = 1;                // --seed: for FTLs that draw random numbers (reproducible runs)
 };
 
 // One host command as the firmware sees it before its pages: block-mapped
@@ -234,9 +240,13 @@ void load_plugin(const std::string& path);
 
 // The entry points of an out-of-tree plug-in (one per shared library):
 //   SSDSIM_FTL_PLUGIN(registry) { registry.add("mine", "...", factory, options); }
-#define SSDSIM_FTL_PLUGIN(registry)                                                            \
-  extern "C" int ssdsim_ftl_plugin_api() { return ::ssd::ftl::kFtlApiVersion; }                \
-  extern "C" void ssdsim_ftl_plugin_register(::ssd::ftl::FtlRegistry& registry)
+// Exported even from a library built with -fvisibility=hidden.
+#define SSDSIM_FTL_PLUGIN(registry)                                                                  \
+  extern "C" __attribute__((visibility("default"))) int ssdsim_ftl_plugin_api() {                    \
+    return ::ssd::ftl::kFtlApiVersion;                                                               \
+  }                                                                                                  \
+  extern "C" __attribute__((visibility("default"))) void ssdsim_ftl_plugin_register(                 \
+      ::ssd::ftl::FtlRegistry& registry)
 
 namespace ssd::ftl {
 

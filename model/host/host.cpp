@@ -1,5 +1,6 @@
 #include "model/host/host.h"
 
+#include <algorithm>
 #include <string>
 
 #include "model/host/content_shadow.h"
@@ -19,15 +20,26 @@ const char* to_string(StopReason r) {
   return "?";
 }
 
-Host::Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime, ContentShadow* shadow)
-    : Host(name, std::vector<HostStream>{HostStream{&source, iodepth, runtime}}, shadow) {}
+Host::Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime, ContentShadow* shadow,
+           const HostConfig& hc)
+    : Host(name, std::vector<HostStream>{HostStream{&source, iodepth, runtime}}, shadow, hc) {}
 
-Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow)
-    : sc_module(name), socket("socket"), streams_(streams), shadow_(shadow) {
-  uint32_t tag = 0;
+Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow,
+           const HostConfig& hc)
+    : sc_module(name), socket("socket"), streams_(streams), shadow_(shadow), hc_(hc) {
+  for (uint32_t t = hc_.ncq_depth; t-- > 0;) free_tags_.push_back(t);
+  uint32_t slot_id = 0;
   for (uint32_t s = 0; s < streams_.size(); ++s)
-    for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++tag)
-      sc_core::sc_spawn([this, tag, s] { slot(tag, s); }, ("ncq_slot_" + std::to_string(tag)).c_str());
+    for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++slot_id)
+      sc_core::sc_spawn([this, s] { slot(s); }, ("host_slot_" + std::to_string(slot_id)).c_str());
+}
+
+void Host::host_cpu(const sc_time& cost) {
+  if (cost == sc_core::SC_ZERO_TIME) return;
+  const sc_time now = sc_core::sc_time_stamp();
+  host_cpu_.retire(now);
+  const sc_time start = host_cpu_.book(now, cost);
+  sc_core::wait(start + cost - now);
 }
 
 void Host::stop(StopReason why) {
@@ -37,7 +49,7 @@ void Host::stop(StopReason why) {
   if (why == StopReason::Error) sc_core::sc_stop();
 }
 
-void Host::slot(uint32_t tag, uint32_t stream) {
+void Host::slot(uint32_t stream) {
   tlm::tlm_generic_payload trans;
   HostCommand cmd;
   trans.set_extension(&cmd);
@@ -50,7 +62,7 @@ void Host::slot(uint32_t tag, uint32_t stream) {
   } detach{trans, cmd};
   HostRequest req;
   try {
-    while (serve(tag, stream, trans, cmd, req)) {
+    while (serve(stream, trans, cmd, req)) {
     }
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // the kernel killing this thread: let it
@@ -60,8 +72,7 @@ void Host::slot(uint32_t tag, uint32_t stream) {
   }
 }
 
-bool Host::serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd,
-                 HostRequest& req) {
+bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req) {
   while (flushing_) sc_core::wait(flush_done_);
   sc_time now = sc_core::sc_time_stamp();
   const sc_time runtime = streams_[stream].runtime;
@@ -83,15 +94,21 @@ bool Host::serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans,
     sc_core::wait(arrival - now);
     now = arrival;
   }
+  uint32_t tag = 0;  // FLUSH, non-queued, takes none: the queue has drained
   if (req.op == HostOp::Flush) {
     while (outstanding_ > 1) sc_core::wait(idle_);  // the queue drains first
-    now = sc_core::sc_time_stamp();
+  } else {
+    while (free_tags_.empty()) sc_core::wait(tag_freed_);  // beyond NCQ: wait in the host queue
+    tag = free_tags_.back();
+    free_tags_.pop_back();
   }
+  now = sc_core::sc_time_stamp();  // the command leaves the host queue
+  host_cpu(hc_.cmd_overhead);
   cmd = HostCommand{};
   cmd.op = req.op;
   cmd.offset = req.offset;
   cmd.bytes = req.bytes;
-  cmd.ncq_tag = req.op == HostOp::Flush ? 0 : tag;
+  cmd.ncq_tag = tag;
   if (shadow_ && req.op == HostOp::Write) cmd.data_tag = shadow_->next_tag();
   trans.set_command(req.op == HostOp::Read    ? tlm::TLM_READ_COMMAND
                     : req.op == HostOp::Write ? tlm::TLM_WRITE_COMMAND
@@ -109,6 +126,12 @@ bool Host::serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans,
     else if (req.op == HostOp::Read) shadow_->check_read(req.offset, req.bytes, cmd.content);
   }
   sc_core::wait(delay);
+  if (req.op != HostOp::Flush) {  // the drive's completion frees the tag
+    free_tags_.push_back(tag);
+    std::sort(free_tags_.begin(), free_tags_.end(), std::greater<uint32_t>());  // lowest free tag next
+    tag_freed_.notify();
+  }
+  host_cpu(hc_.irq_overhead);
   const sc_time done = sc_core::sc_time_stamp();
   if (!trans.is_response_ok()) ++errors_;
   if (done > last_completion_) last_completion_ = done;

@@ -14,6 +14,13 @@
 //
 // Several streams (fio jobs) may share the drive: each has its own source and
 // its own slots, and its completions carry the stream's index.
+//
+// Queue depth beyond NCQ: a slot is an outstanding request of the host; it
+// needs one of the drive's `ncq_depth` NCQ tags to issue, and waits in the
+// host queue (slat) while all are taken. Host-side costs: each command takes
+// `cmd_overhead` and each completion `irq_overhead` of the one host CPU (a
+// calendar like the drive's resources), so small IOs pay what the OS and
+// AHCI driver cost them; both count in the latency the host sees (clat).
 
 #include <systemc>
 #include <tlm>
@@ -26,6 +33,8 @@
 
 #include "model/host/io_source.h"
 #include "model/host/latency_stats.h"
+#include "model/sim/config.h"
+#include "tlm/timeline.h"
 
 namespace ssd {
 
@@ -60,9 +69,10 @@ class Host : public sc_core::sc_module {
   // `runtime`: stop issuing at this simulated time (zero: no limit).
   // `shadow`: check every read against what was written (null: no checks).
   Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_time runtime,
-       ContentShadow* shadow = nullptr);
-  // Streams share the drive; NCQ tags are numbered across them in order.
-  Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow = nullptr);
+       ContentShadow* shadow = nullptr, const HostConfig& hc = {});
+  // Streams share the drive and its NCQ tags.
+  Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow = nullptr,
+       const HostConfig& hc = {});
 
   void on_completion(std::function<void(const IoCompletion&)> f) { observer_ = std::move(f); }
   const OpStats& stats(ssdtlm::HostOp op) const { return stats_[size_t(op)]; }
@@ -75,14 +85,19 @@ class Host : public sc_core::sc_module {
   std::exception_ptr failure() const { return failure_; }
 
  private:
-  void slot(uint32_t tag, uint32_t stream);
+  void slot(uint32_t stream);
   // One command through the drive; returns false when the slot should stop.
-  bool serve(uint32_t tag, uint32_t stream, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd,
-             HostRequest& req);
+  bool serve(uint32_t stream, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd, HostRequest& req);
+  // Wait for `cost` of the host CPU from now (nothing when zero).
+  void host_cpu(const sc_time& cost);
   void stop(StopReason why);
 
   std::vector<HostStream> streams_;
   ContentShadow* shadow_;
+  HostConfig hc_;
+  std::vector<uint32_t> free_tags_;  // NCQ tags not in use, lowest on top
+  sc_core::sc_event tag_freed_;
+  ssdtlm::Timeline host_cpu_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;
   sc_time last_completion_ = sc_core::SC_ZERO_TIME;

@@ -65,6 +65,13 @@ struct SataConfig {
   double payload_rate() const { return (gen == 1 ? 1.5e9 : gen == 2 ? 3e9 : 6e9) * 0.8 / 8.0; }
 };
 
+// The host side: the OS and AHCI driver in front of the link.
+struct HostConfig {
+  uint32_t ncq_depth = 32;          // NCQ tags the drive offers (sata.ncq_depth): at most this many in the drive
+  sc_time cmd_overhead = sc_core::SC_ZERO_TIME;  // host CPU per command: build the command, ring the doorbell
+  sc_time irq_overhead = sc_core::SC_ZERO_TIME;  // host CPU per completion: interrupt and completion handling
+};
+
 struct WorkloadConfig {
   std::string rw = "randread";     // read, write, randread, randwrite, randrw, rw/readwrite
   uint64_t bs = 4096;
@@ -102,6 +109,7 @@ struct SimConfig {
   DramConfig dram;
   CpuConfig cpu;
   SataConfig sata;
+  HostConfig host;
   std::string ftl_name = "page";
   ftl::FtlOptions ftl_options;     // the selected FTL's own declared options
   sc_time idle_after = sc_core::SC_ZERO_TIME;  // host idle this long: FTL background work (0: never)

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 
 #include "model/sim/log.h"
 #include "model/sim/options.h"
@@ -36,7 +37,14 @@ int sc_main(int argc, char* argv[]) {
     const ssd::SimConfig& cfg = opts.config();
     ssd::log::configure(cfg.log_level);
 
-    ssd::Simulation sim(cfg);
+    // An FTL that cannot run this configuration says which of its options is at fault.
+    std::unique_ptr<ssd::Simulation> built;
+    try {
+      built = std::make_unique<ssd::Simulation>(cfg);
+    } catch (const ssd::ftl::FtlConfigError& e) {
+      throw opts.error(e.key, e.what());
+    }
+    ssd::Simulation& sim = *built;
     if (const std::string why = sim.drive().controller.dram_shortfall(); !why.empty())
       throw opts.error("dram.size", why);
     if (!cfg.export_trace.empty()) {

@@ -55,7 +55,9 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"cpu.cycles.gc_victim",   "500",    "cycles","FTL: choose and recycle one GC victim block"},
     {"sata.gen",               "2",      "1|2|3", "SATA generation: 1.5, 3 or 6 Gb/s line rate (8b/10b: 150/300/600 MB/s)"},
     {"sata.cmd_overhead",      "2us",    "time",  "link time of one command's FIS exchange"},
-    {"sata.ncq_depth",         "32",     "count", "NCQ queue depth the drive reports (at most 32)"},
+    {"sata.ncq_depth",         "32",     "count", "NCQ queue depth the drive reports (at most 32); more outstanding IOs wait in the host queue"},
+    {"host.cmd_overhead",      "0",      "time",  "host CPU time per command (OS block layer, AHCI command list, doorbell), on one host CPU"},
+    {"host.irq_overhead",      "0",      "time",  "host CPU time per completion (interrupt and completion handling), on the same host CPU"},
     {"ftl.name",               "page",   "name",  "FTL plug-in (--list-ftls)"},
     {"ftl.op",                 "0.07",   "fraction", "spare area as a fraction of user capacity (0.07 or 7%)"},
     {"ftl.gc_threshold",       "2",      "blocks","GC starts when a die has this many free blocks or fewer"},
@@ -65,7 +67,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"precondition.overwrite", "1.0",    "fraction", "used: random 4 KiB overwrites after the fill, as a fraction of capacity"},
     {"workload.rw",            "randrw", "pattern", "read, write, randread, randwrite, randrw, rw (= readwrite)"},
     {"workload.bs",            "4k",     "size",  "block size of each IO"},
-    {"workload.iodepth",       "32",     "count", "outstanding IOs (NCQ slots used)"},
+    {"workload.iodepth",       "32",     "count", "outstanding IOs (up to 1024; beyond sata.ncq_depth they wait in the host queue)"},
     {"workload.rwmixread",     "50",     "percent", "reads in mixed workloads"},
     {"workload.percentage_random", "100", "percent", "random share of rand* workloads; the rest is sequential"},
     {"workload.size",          "0",      "size",  "LBA span; 0 = the whole user capacity"},
@@ -77,7 +79,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"trace.format",           "",       "name",  "force the trace format: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
     {"trace.mode",             "timed",  "timed|afap", "timed: recorded arrivals; afap: as fast as possible, closed loop"},
     {"trace.speed",            "1",      "factor","timed: replay speed-up (2 = arrivals twice as fast)"},
-    {"trace.iodepth",          "32",     "count", "NCQ slots used for the replay"},
+    {"trace.iodepth",          "32",     "count", "outstanding requests of the replay (up to 1024; beyond sata.ncq_depth they wait in the host queue)"},
     {"trace.sector_size",      "512B",   "size",  "sector size of formats that count sectors"},
     {"trace.offset",           "0",      "size",  "subtracted from every trace address"},
     {"trace.beyond",           "wrap",   "wrap|error", "addresses beyond the simulated capacity"},
@@ -382,7 +384,9 @@ void Options::build() {
   c.dram.bandwidth = rate("dram.bandwidth");
   c.dram.latency = duration("dram.latency");
   c.dram.write_cache = size("dram.write_cache");
-  c.dram.map_entry_bytes = uint32_t(size("dram.map_entry", false));
+  const uint64_t entry = size("dram.map_entry", false);
+  if (entry > 64) throw error("dram.map_entry", "a mapping-table entry is at most 64B");
+  c.dram.map_entry_bytes = uint32_t(entry);
   // The largest single DRAM access is one host command's data (bounded by
   // the user capacity below); a page is what every command moves at least.
   check_time("dram.bandwidth", g.page_size / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");
@@ -409,6 +413,9 @@ void Options::build() {
   c.sata.gen = uint32_t(count("sata.gen", 1, 3));
   c.sata.cmd_overhead = duration("sata.cmd_overhead");
   c.sata.ncq_depth = uint32_t(count("sata.ncq_depth", 1, 32));
+  c.host.ncq_depth = c.sata.ncq_depth;
+  c.host.cmd_overhead = duration("host.cmd_overhead");
+  c.host.irq_overhead = duration("host.irq_overhead");
 
   c.ftl_name = text("ftl.name");
   if (!ftl::FtlRegistry::instance().list().count(c.ftl_name)) {
@@ -438,9 +445,10 @@ void Options::build() {
   if (w.bs % 512 != 0) throw error("workload.bs", "must be a multiple of 512 B");
   const bool replaying = !text("trace").empty();
   w.iodepth = uint32_t(count("workload.iodepth", 1, 1u << 20));
-  if (!replaying && w.iodepth > c.sata.ncq_depth)
-    throw error("workload.iodepth", std::to_string(w.iodepth) + " is above the NCQ limit of " +
-                                        std::to_string(c.sata.ncq_depth) + " (sata.ncq_depth)");
+  // Beyond sata.ncq_depth the requests wait in the host queue (fio's iodepth above NCQ).
+  if (!replaying && w.iodepth > kMaxHostQueue)
+    throw error("workload.iodepth", std::to_string(w.iodepth) + " is above the host queue limit of " +
+                                        std::to_string(kMaxHostQueue));
   w.rwmixread = uint32_t(count("workload.rwmixread", 0, 100));
   w.percentage_random = uint32_t(count("workload.percentage_random", 0, 100));
   w.size = size("workload.size");
@@ -471,9 +479,9 @@ void Options::build() {
   r.timed = choice("trace.mode", {"timed", "afap"}) == "timed";
   r.speed = real("trace.speed", 1e-6, 1e9);
   r.iodepth = uint32_t(count("trace.iodepth", 1, 1u << 20));
-  if (replaying && r.iodepth > c.sata.ncq_depth)
-    throw error("trace.iodepth", std::to_string(r.iodepth) + " is above the NCQ limit of " +
-                                     std::to_string(c.sata.ncq_depth) + " (sata.ncq_depth)");
+  if (replaying && r.iodepth > kMaxHostQueue)
+    throw error("trace.iodepth", std::to_string(r.iodepth) + " is above the host queue limit of " +
+                                     std::to_string(kMaxHostQueue));
   const uint64_t sector = size("trace.sector_size", false);
   if (sector < 512 || sector > 65536 || (sector & (sector - 1)) != 0)
     throw error("trace.sector_size", "must be a power of two from 512B to 64k");

@@ -39,6 +39,8 @@ class Options {
   static constexpr double kMaxDeviceTime = 10.0;
   // Longest run-level time (runtime, trace windows, time-series interval).
   static constexpr double kMaxRunTime = 1e6;
+  // Most outstanding requests the host keeps (beyond NCQ they wait in its queue).
+  static constexpr uint32_t kMaxHostQueue = 1024;
 
   // Parse argv; throws OptionError.
   static Options parse(int argc, const char* const* argv);

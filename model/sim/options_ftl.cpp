@@ -62,6 +62,7 @@ void Options::build_ftl() {
   std::set<std::string> declared;
   for (const ftl::FtlOptionSpec& o : mine.options) {
     declared.insert(o.key);
+    if (settings_.at(o.key).origin != "default") c.ftl_options.user_set.insert(o.key);
     const std::string& u = o.unit;
     if (u == "count") c.ftl_options.number[o.key] = double(count(o.key, 0, uint64_t(1) << 40));
     else if (u == "size") c.ftl_options.number[o.key] = double(size(o.key));

@@ -55,7 +55,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
 
   streams_ = streams;
-  host_ = std::make_unique<Host>("host", streams, shadow_.get());
+  host_ = std::make_unique<Host>("host", streams, shadow_.get(), cfg_.host);
   host_->socket.bind(drive_->sata.host);
 
   // Progress on stderr, at most every 2 s of wall time, checked every 64k IOs.

@@ -27,7 +27,9 @@ TEST(BadInput, UnitlessTime) { expect_bad("--nand.t_read=50", "option '--nand.t_
 TEST(BadInput, GeometryPageSize) { expect_bad("--nand.page_size=1000B", "option '--nand.page_size': must be a multiple of 512"); }
 TEST(BadInput, GeometryNoSpare) { expect_bad("--ftl.op=0.001", "option '--ftl.op': spare area of 0.001 leaves fewer than"); }
 TEST(BadInput, GeometryZeroChannels) { expect_bad("--nand.channels=0", "option '--nand.channels': '0' is out of range"); }
-TEST(BadInput, IodepthAboveNcq) { expect_bad("--workload.iodepth=33", "option '--workload.iodepth': 33 is above the NCQ limit of 32"); }
+TEST(BadInput, IodepthAboveHostQueue) {
+  expect_bad("--workload.iodepth=1025", "option '--workload.iodepth': 1025 is above the host queue limit of 1024");
+}
 TEST(BadInput, SpanLargerThanDrive) {
   expect_bad("--workload.size=1t", "option '--workload.size': 1t from workload.offset 0 ends beyond the drive's user");
 }

@@ -3,6 +3,7 @@
 // end-to-end tests.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -52,6 +53,10 @@ inline std::vector<std::vector<std::string>> read_csv(const std::string& path) {
   return rows;
 }
 
-inline std::string tmp(const std::string& name) { return testing::TempDir() + name; }
+// A path in the temp directory private to this process: test cases (and
+// other checkouts' test runs) may run at the same time.
+inline std::string tmp(const std::string& name) {
+  return testing::TempDir() + "ssdsim-" + std::to_string(getpid()) + "-" + name;
+}
 
 }  // namespace ssdtest

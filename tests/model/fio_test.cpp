@@ -418,7 +418,7 @@ TEST(FioJob, BadJobFilesNameFileLineAndOption) {
   expect_job_error("[global]\nruntime=5x\n[a]\n", "line 2: option 'runtime': unknown time unit in '5x'");
   expect_job_error("[a]\nrandom_distribution=zipf:1\n", "line 2: option 'random_distribution': zipf theta");
   expect_job_error("[a]\nsize=1t\n", "line 2: option 'size': span ends at byte");
-  expect_job_error("[a]\niodepth=20\n[b]\niodepth=13\n", "the jobs' iodepth x numjobs add up to 33, above the NCQ limit of 32");
+  expect_job_error("[a]\niodepth=1000\n[b]\niodepth=25\n", "the jobs' iodepth x numjobs add up to 1025, above the host queue limit of 1024");
   expect_job_error("rw=read\n", "line 1: option 'rw' outside a [section]");
   expect_job_error("[global]\nrw=read\n", "no job section");
 }

@@ -8,6 +8,7 @@
 // the registry is covered without touching this file.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -100,7 +101,12 @@ TEST_P(EveryFtl, ShadowMapHoldsThroughGcMergesTrimAndIdleWork) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registered, EveryFtl, testing::ValuesIn(ftl_names()),
-                         [](const testing::TestParamInfo<std::string>& i) { return i.param; });
+                         [](const testing::TestParamInfo<std::string>& i) {
+                           std::string id = i.param;  // GoogleTest names: letters, digits, '_'
+                           for (char& c : id)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return id;
+                         });
 
 }  // namespace
 }  // namespace ssd

@@ -321,3 +321,32 @@ TEST(ConsistencyRecipe, ShowsPlateauDropAndSteadyState) {
 }
 
 }  // namespace
+
+namespace {
+// An FTL that cannot run the configuration names its option (exit 2).
+TEST(FtlConfig, TooManyLogBlocksNamesTheOption) {
+  expect_bad(kSmall + "--ftl.name=bast --ftl.log_blocks=500", "option '--ftl.log_blocks': ftl.log_blocks=500 exceeds");
+}
+}  // namespace
+
+namespace {
+TEST(FtlConfig, BlockBufferBeyondABlockNamesTheOption) {
+  expect_bad(kSmall + "--ftl.name=block --ftl.block.buffer=1000", "option '--ftl.block.buffer'");
+}
+}  // namespace
+
+namespace {
+TEST(FtlConfig, AnOptionOfAnotherPolicyIsRefused) {
+  expect_bad(kSmall + "--ftl.gc.policy=fifo --ftl.gc.d=4", "option '--ftl.gc.d': only applies to ftl.gc.policy=d-choice");
+}
+TEST(FtlConfig, PluginOptionOutOfRangeNamesTheOption) {
+  expect_bad(kSmall + "--ftl.gc.policy=d-choice --ftl.gc.d=0", "option '--ftl.gc.d'");
+}
+}  // namespace
+
+namespace {
+TEST(FtlConfig, DftlMapCacheBeyondDramNamesTheOption) {
+  expect_bad(kSmall + "--ftl.name=dftl --dram.size=1m --ftl.map_cache=2m", "option '--ftl.map_cache'");
+  expect_bad(kSmall + "--ftl.name=dftl --dram.size=0 --ftl.map_cache=1m", "controller SRAM");
+}
+}  // namespace

@@ -136,7 +136,7 @@ void DftlFtl::write_back(uint32_t t, FtlWork& work) {
   work.add({FlashOp::Kind::Program, ppn, false, read_index, after_gc});
 }
 
-void DftlFtl::moved(uint32_t id) {
+void DftlFtl::on_moved(uint32_t id) {
   if (id >= user_pages_) {
     ++map_.gc_tpages_moved;  // l2p_ is the GTD for these: already updated
     return;
@@ -212,6 +212,12 @@ void DftlFtl::trim(Lpn lpn, FtlWork& work) {
   shrink(work);
 }
 
+bool DftlFtl::background(FtlWork& work) {
+  if (!PageFtl::background(work)) return false;
+  shrink(work);  // entries its moves brought into the cache
+  return true;
+}
+
 void DftlFtl::prefetch(Lpn lpn, int stage) const {
   PageFtl::prefetch(lpn, stage);
   if (stage == 0) __builtin_prefetch(&flags_[lpn.v]), __builtin_prefetch(&prev_[lpn.v]),
@@ -224,7 +230,8 @@ void DftlFtl::reset_stats() {
 }
 
 std::vector<FtlStat> DftlFtl::extra_stats() const {
-  return {
+  std::vector<FtlStat> all = PageFtl::extra_stats();
+  all.insert(all.end(), {
       {"map_cache_entries", double(capacity_), "count", "mapping entries the cache holds (ftl.map_cache / entry size)"},
       {"translation_pages", double(tpages_), "pages", "translation pages of the full mapping table"},
       {"map_cache_hits", double(map_.hits), "count", "lookups (read, write, trim) that found their entry cached"},
@@ -236,7 +243,8 @@ std::vector<FtlStat> DftlFtl::extra_stats() const {
       {"map_entries_written_back", double(map_.written_back), "count",
        "dirty entries cleaned by write-backs (batching: per translation page written)"},
       {"gc_translation_pages_moved", double(map_.gc_tpages_moved), "pages", "translation pages GC copied"},
-  };
+  });
+  return all;
 }
 
 void DftlFtl::check_consistency() const {

@@ -42,6 +42,7 @@ class DftlFtl : public PageFtl {
   void read(Lpn lpn, FtlWork& work) override;
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
   void trim(Lpn lpn, FtlWork& work) override;
+  bool background(FtlWork& work) override;
   // The cache and the GTD; the full table is on flash.
   uint64_t map_bytes() const override { return (capacity_ + tpages_) * params_.map_entry_bytes; }
   void check_consistency() const override;
@@ -62,7 +63,7 @@ class DftlFtl : public PageFtl {
              gc_tpages_moved = 0;
   };
 
-  void moved(uint32_t id) override;
+  void on_moved(uint32_t id) override;
   // Make `lpn`'s entry cached and most recently used: a miss evicts first,
   // then reads its translation page. Returns that read's op index, or -1.
   int32_t load(uint32_t lpn, FtlWork& work);

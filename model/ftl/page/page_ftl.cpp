@@ -1,5 +1,6 @@
 #include "model/ftl/page/page_ftl.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -8,13 +9,46 @@ namespace ssd::ftl {
 
 namespace {
 FtlRegistration registration(
-    "page", "page-level mapping, greedy GC on a free-block watermark, TRIM",
-    [](const FtlParams& p, FlashMedia& m) { return std::make_unique<PageFtl>(p, m); });
+    "page", "page-level mapping, GC on a free-block watermark (greedy or other victim policies), TRIM, idle-time GC, wear levelling",
+    [](const FtlParams& p, FlashMedia& m) { return std::make_unique<PageFtl>(p, m); },
+    {{"ftl.gc.policy", "greedy", kGcPolicyChoices, "GC victim: fewest valid pages, best age x free / cost, oldest, random, best of d random"},
+     {"ftl.gc.d", "8", "count", "d-choice: candidate blocks drawn per victim"},
+     {"ftl.gc.bg_threshold", "8", "count", "idle-time GC runs on a die while it has fewer free blocks than this (needs ftl.idle_after)"},
+     {"ftl.gc.separate", "true", "bool", "GC copies go to their own open block, apart from host data (false: into the host's)"},
+     {"ftl.wl.dynamic", "false", "bool", "open the free block with the fewest erases instead of the longest-free one"},
+     {"ftl.wl.threshold", "0", "count", "static wear levelling: move cold data when a die's erase-count spread exceeds this; 0 = off"}});
+
+// An option's value, or its default when the FTL was built without options
+// (tests, or a plug-in deriving from this FTL).
+double number(const FtlParams& p, const char* key, double fallback) {
+  auto it = p.options.number.find(key);
+  return it == p.options.number.end() ? fallback : it->second;
 }
+GcPolicy policy_of(const FtlParams& p) {
+  auto it = p.options.text.find("ftl.gc.policy");
+  return it == p.options.text.end() ? GcPolicy::Greedy : parse_gc_policy(it->second);
+}
+uint32_t d_of(const FtlParams& p) {
+  if (p.options.set_by_user("ftl.gc.d") && policy_of(p) != GcPolicy::DChoice)
+    throw FtlConfigError("ftl.gc.d", "only applies to ftl.gc.policy=d-choice");
+  const double d = number(p, "ftl.gc.d", 8);
+  if (d < 1 || d > 1e6) throw FtlConfigError("ftl.gc.d", "d-choice draws 1 to 1000000 candidate blocks, not " +
+                                                             std::to_string(uint64_t(d)));
+  return uint32_t(d);
+}
+}  // namespace
 
 PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
     : params_(p), geo_(p.geometry), media_(media),
-      user_pages_(user_pages_for(geo_, p.over_provisioning)) {
+      user_pages_(user_pages_for(geo_, p.over_provisioning)),
+      picker_(policy_of(p), d_of(p), p.geometry.pages_per_block, p.seed),
+      wl_(media, number(p, "ftl.wl.dynamic", 0) != 0, uint32_t(std::min(number(p, "ftl.wl.threshold", 0), 1e9))) {
+  separate_ = number(p, "ftl.gc.separate", 1) != 0;
+  const double bg = number(p, "ftl.gc.bg_threshold", 8);
+  if (bg > geo_.blocks_per_die())
+    throw FtlConfigError("ftl.gc.bg_threshold", std::to_string(uint64_t(bg)) + " free blocks is more than a die has (" +
+                                                    std::to_string(geo_.blocks_per_die()) + ")");
+  bg_threshold_ = uint32_t(bg);
   const uint64_t user_blocks_per_die =
       (user_pages_ + uint64_t(geo_.dies()) * geo_.pages_per_block - 1) / (uint64_t(geo_.dies()) * geo_.pages_per_block);
   const uint64_t spare = geo_.blocks_per_die() - user_blocks_per_die;
@@ -37,6 +71,7 @@ PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
   state_.assign(geo_.blocks(), BlockState::Free);
   bnext_.assign(geo_.blocks(), kNone);
   bprev_.assign(geo_.blocks(), kNone);
+  closed_at_.assign(geo_.blocks(), 0);
   dies_.resize(geo_.dies());
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
     dies_[d].bucket_head.assign(geo_.pages_per_block + 1, kNone);
@@ -63,7 +98,7 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   bool after_gc = false;
   const Ppn ppn = place(lpn.v, {lpn.v, version}, work, after_gc);
   ++stats_.host_pages_written;
-  // The host page waits for any GC this write triggered (foreground GC).
+  // The host page waits for any GC (or wear levelling) this write triggered.
   work.add({FlashOp::Kind::Program, ppn, false, -1, after_gc});
 }
 
@@ -76,7 +111,8 @@ Ppn PageFtl::place(uint32_t id, const PageContent& content, FtlWork& work, bool&
   }
   die_cursor_ = (die + 1) % geo_.dies();
 
-  const uint64_t moved_before = stats_.gc_pages_moved, runs_before = stats_.gc_runs;
+  const size_t ops_before = work.ops.size();
+  if (dies_[die].wl_pending) level_wear(die, work);
   // At the watermark, every host write on the die pays a slice of GC.
   if (dies_[die].free_blocks.size() <= params_.gc_threshold) collect(die, false, work);
   uint32_t block, page;
@@ -87,7 +123,9 @@ Ppn PageFtl::place(uint32_t id, const PageContent& content, FtlWork& work, bool&
   ++valid_[block];
   ++die_valid_[die];
   ++stats_.flash_pages_written;
-  after_gc = stats_.gc_pages_moved != moved_before || stats_.gc_runs != runs_before;
+  ++seq_;
+  // Any GC (or wear levelling) this write triggered: the program waits for it.
+  after_gc = work.ops.size() != ops_before;
   return ppn;
 }
 
@@ -104,47 +142,58 @@ void PageFtl::trim(Lpn lpn, FtlWork& work) {
 
 Ppn PageFtl::allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page) {
   Die& d = dies_[die];
-  WritePoint& wp = for_gc ? d.gc : d.host;
-  if (wp.block == kNone || wp.next_page == geo_.pages_per_block) {
-    if (wp.block != kNone) close_block(wp.block);
-    // Host data never takes the last blocks: below the watermark GC runs to
-    // completion first, and at least one block always stays for GC, which
-    // draws on that reserve (it opens at most one block per victim, and the
-    // victim's own block comes back before it needs another).
-    if (!for_gc)
-      while ((d.free_blocks.size() < params_.gc_threshold || d.free_blocks.size() < 2) && collect(die, true, work)) {
-      }
-    if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
-    wp.block = d.free_blocks.front();
-    d.free_blocks.pop_front();
-    wp.next_page = 0;
-    state_[wp.block] = BlockState::Active;
-  }
+  WritePoint& wp = for_gc && separate_ ? d.gc : d.host;
+  if (wp.block == kNone || wp.next_page == geo_.pages_per_block) open_block(die, for_gc, wp, work);
   block = wp.block;
   page = wp.next_page++;
   return Ppn(block * geo_.pages_per_block + page);
 }
 
+void PageFtl::open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& work) {
+  Die& d = dies_[die];
+  if (wp.block != kNone) close_block(wp.block), wp.block = kNone;
+  // Host data never takes the last blocks: below the watermark GC runs to
+  // completion first, and at least one block always stays for GC, which
+  // draws on that reserve (it opens at most one block per victim, and the
+  // victim's own block comes back before it needs another).
+  if (!for_gc)
+    while ((d.free_blocks.size() < params_.gc_threshold || d.free_blocks.size() < 2) && collect(die, true, work)) {
+    }
+  // Without hot/cold separation that GC shares this write point and may have opened a block.
+  if (wp.block != kNone && wp.next_page < geo_.pages_per_block) return;
+  if (wp.block != kNone) close_block(wp.block);
+  if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
+  if (wl_.dynamic()) {
+    const size_t i = wl_.pick_free(d.free_blocks);
+    wp.block = d.free_blocks[i];
+    d.free_blocks.erase(d.free_blocks.begin() + std::ptrdiff_t(i));
+  } else {
+    wp.block = d.free_blocks.front();
+    d.free_blocks.pop_front();
+  }
+  wp.next_page = 0;
+  state_[wp.block] = BlockState::Active;
+}
+
 bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
   Die& d = dies_[die];
   if (d.victim == kNone) {
-    // Greedy: the closed block with the fewest valid pages.
     uint32_t victim = kNone;
-    for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
+    if (picker_.policy() == GcPolicy::Greedy) {  // the closed block with the fewest valid pages
+      for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
+    } else {
+      closed_blocks(die, true);
+      if (!scratch_.empty()) victim = picker_.pick(scratch_, valid_, closed_at_, seq_);
+    }
     if (victim == kNone) return false;  // every closed block is fully valid
-    bucket_remove(victim);
-    state_[victim] = BlockState::Victim;
-    d.victim = victim;
-    d.victim_cursor = 0;
-    // Moves per host write so the victim is free by the time the host has
-    // filled as many pages as the victim gives back: valid / invalid.
-    const uint32_t valid = valid_[victim], invalid = geo_.pages_per_block - valid;
-    d.victim_budget = (valid + invalid - 1) / invalid;
-    work.cpu_cycles += params_.cycles.gc_victim;
+    ++victims_;
+    victim_valid_ += valid_[victim];
+    begin_victim(die, victim, false, work);
   }
   const uint32_t victim = d.victim;
   const uint32_t first = victim * geo_.pages_per_block;
   uint32_t budget = finish ? UINT32_MAX : d.victim_budget;
+  uint64_t* const moved = d.victim_wl ? &wl_.pages_moved : &stats_.gc_pages_moved;
   constexpr uint32_t kAhead = 16;  // overlap the random l2p accesses of the moves
   if (d.victim_cursor == 0)        // later slices find theirs prefetched by earlier ones
     for (uint32_t i = 0; i < kAhead && i < geo_.pages_per_block; ++i)
@@ -168,10 +217,11 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
     work.add({FlashOp::Kind::Program, dst, true, read_index});
     work.cpu_cycles += params_.cycles.gc_page;
     work.map_writes += 1;
-    ++stats_.gc_pages_moved;
+    ++*moved;
     ++stats_.flash_pages_written;
+    ++seq_;
     --budget;
-    moved(lpn);
+    on_moved(lpn);
   }
   if (d.victim_cursor < geo_.pages_per_block) return true;  // more slices to come
   // Every valid page has moved: erase once all of the victim's reads are done.
@@ -180,8 +230,87 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
   state_[victim] = BlockState::Free;
   d.free_blocks.push_back(victim);
   d.victim = kNone;
-  ++stats_.gc_runs;
+  ++(d.victim_wl ? wl_.moves : stats_.gc_runs);
+  d.victim_wl = false;
+  if (wl_.static_on() && wl_.erased(die, victim)) d.wl_pending = true;
   return true;
+}
+
+void PageFtl::begin_victim(uint32_t die, uint32_t victim, bool wear_levelling, FtlWork& work) {
+  Die& d = dies_[die];
+  bucket_remove(victim);
+  state_[victim] = BlockState::Victim;
+  d.victim = victim;
+  d.victim_cursor = 0;
+  d.victim_wl = wear_levelling;
+  // Moves per host write so the victim is free by the time the host has
+  // filled as many pages as the victim gives back: valid / invalid. (A wear-
+  // levelling victim may be fully valid; it is always moved whole.)
+  const uint32_t valid = valid_[victim], invalid = geo_.pages_per_block - valid;
+  d.victim_budget = invalid ? (valid + invalid - 1) / invalid : geo_.pages_per_block;
+  work.cpu_cycles += params_.cycles.gc_victim;
+}
+
+bool PageFtl::level_wear(uint32_t die, FtlWork& work) {
+  Die& d = dies_[die];
+  // Not amid a GC victim, and with a block to spare for the move (it may need
+  // one before the cold block comes back): otherwise later, still pending.
+  if (d.victim != kNone || d.free_blocks.size() < 2) return false;
+  d.wl_pending = false;
+  closed_blocks(die, false);
+  const uint32_t cold = wl_.pick_cold(die, scratch_);
+  if (cold == kNone) return false;
+  begin_victim(die, cold, true, work);
+  collect(die, true, work);  // moves it whole and erases it (which checks the spread again)
+  return true;
+}
+
+bool PageFtl::background(FtlWork& work) {
+  // One slice: a pending wear-levelling move, else one whole GC victim (or
+  // the rest of one) on a die below the background watermark; dies in turn.
+  for (uint32_t k = 0; k < geo_.dies(); ++k) {
+    const uint32_t die = (bg_cursor_ + k) % geo_.dies();
+    Die& d = dies_[die];
+    if (d.wl_pending && level_wear(die, work)) return bg_cursor_ = die, true;
+    if (d.free_blocks.size() >= bg_threshold_) continue;
+    const uint64_t moved = stats_.gc_pages_moved;
+    if (!collect(die, true, work)) continue;  // nothing reclaimable here
+    ++bg_runs_;
+    bg_pages_ += stats_.gc_pages_moved - moved;
+    bg_cursor_ = die;  // stay on it until it reaches the watermark
+    return true;
+  }
+  return false;
+}
+
+void PageFtl::closed_blocks(uint32_t die, bool reclaimable) {
+  scratch_.clear();
+  const uint32_t first = die * geo_.blocks_per_die();
+  for (uint32_t b = first; b < first + geo_.blocks_per_die(); ++b)
+    if (state_[b] == BlockState::Closed && (!reclaimable || valid_[b] < geo_.pages_per_block)) scratch_.push_back(b);
+}
+
+std::vector<FtlStat> PageFtl::extra_stats() const {
+  uint64_t free = 0, free_min = UINT64_MAX;
+  for (const Die& d : dies_) free += d.free_blocks.size(), free_min = std::min<uint64_t>(free_min, d.free_blocks.size());
+  const std::string policy = gc_policy_name(picker_.policy());
+  return {
+      {"gc_victims", double(victims_), "count", "victim blocks chosen by the " + policy + " GC policy"},
+      {"gc_victim_valid_mean", victims_ ? double(victim_valid_) / double(victims_) : 0.0, "pages",
+       "mean valid pages of a victim when chosen (pages GC had to copy per block)"},
+      {"background_gc_runs", double(bg_runs_), "count", "GC victims collected in idle time"},
+      {"background_gc_pages_moved", double(bg_pages_), "pages", "valid pages copied by idle-time GC"},
+      {"wl_moves", double(wl_.moves), "count", "blocks of cold data moved by static wear levelling"},
+      {"wl_pages_moved", double(wl_.pages_moved), "pages", "valid pages copied by static wear levelling"},
+      {"free_blocks", double(free), "count", "free (erased) blocks on the drive at the end"},
+      {"free_blocks_min_die", double(free_min), "count", "free blocks on the die with the fewest, at the end"},
+  };
+}
+
+void PageFtl::reset_stats() {
+  stats_ = FtlStats{};
+  victims_ = victim_valid_ = bg_runs_ = bg_pages_ = 0;
+  wl_.moves = wl_.pages_moved = 0;
 }
 
 void PageFtl::invalidate(uint32_t ppn) {
@@ -199,6 +328,7 @@ void PageFtl::invalidate(uint32_t ppn) {
 
 void PageFtl::close_block(uint32_t block) {
   state_[block] = BlockState::Closed;
+  closed_at_[block] = seq_;
   bucket_insert(block);
 }
 
@@ -238,10 +368,26 @@ void PageFtl::check_consistency() const {
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
     if (count[b] != valid_[b]) fail("block " + std::to_string(b) + " valid count " + std::to_string(valid_[b]) +
                                     ", mapped pages " + std::to_string(count[b]));
-  for (uint32_t d = 0; d < geo_.dies(); ++d)
+  for (uint32_t d = 0; d < geo_.dies(); ++d) {
+    const Die& die = dies_[d];
+    uint64_t closed = 0, listed = 0, states[4] = {0, 0, 0, 0};
     for (uint32_t v = 0; v <= geo_.pages_per_block; ++v)
-      for (uint32_t b = dies_[d].bucket_head[v]; b != kNone; b = bnext_[b])
-        if (valid_[b] != v || state_[b] != BlockState::Closed) fail("bucket list of die " + std::to_string(d));
+      for (uint32_t b = die.bucket_head[v]; b != kNone; b = bnext_[b], ++listed)
+        if (valid_[b] != v || state_[b] != BlockState::Closed || listed > geo_.blocks_per_die())
+          fail("bucket list of die " + std::to_string(d));
+    for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b) ++states[size_t(state_[b])];
+    closed = states[size_t(BlockState::Closed)];
+    for (uint32_t b : die.free_blocks)
+      if (state_[b] != BlockState::Free || media_.is_programmed(geo_.first_page(BlockId(b))))
+        fail("free list of die " + std::to_string(d) + " holds block " + std::to_string(b) + " that is not erased");
+    const uint64_t open = (die.host.block != kNone) + (die.gc.block != kNone);
+    if (listed != closed || die.free_blocks.size() != states[size_t(BlockState::Free)] ||
+        open != states[size_t(BlockState::Active)] || (die.victim != kNone) != states[size_t(BlockState::Victim)])
+      fail("die " + std::to_string(d) + " block states: " + std::to_string(states[0]) + " free (" +
+           std::to_string(die.free_blocks.size()) + " listed), " + std::to_string(states[1]) + " open (" +
+           std::to_string(open) + " write points), " + std::to_string(closed) + " closed (" + std::to_string(listed) +
+           " in buckets), " + std::to_string(states[3]) + " victims");
+  }
 }
 
 }  // namespace ssd::ftl

@@ -11,11 +11,20 @@
 // the victim's valid pages (valid/invalid of them, so the victim is free by
 // the time the host has used the pages it gives back); below the threshold,
 // victims are collected whole before host data may take a block.
+//
+// Policies (options ftl.gc.* and ftl.wl.*; their defaults give exactly the
+// behaviour above): other victim policies (gc_policy.h), background GC in
+// idle time up to its own free-block watermark (only when the firmware has
+// idle time to give, ftl.idle_after > 0), host and GC data sharing one open
+// block instead of two, and dynamic and static wear levelling
+// (wear_leveling.h). See docs/ftl.md, section "page".
 
 #include <deque>
 #include <vector>
 
 #include "model/ftl/ftl.h"
+#include "model/ftl/page/gc_policy.h"
+#include "model/ftl/page/wear_leveling.h"
 
 namespace ssd::ftl {
 
@@ -24,6 +33,8 @@ class PageFtl : public Ftl {
   PageFtl(const FtlParams& p, FlashMedia& media);
 
   uint64_t user_pages() const override { return user_pages_; }
+  bool background(FtlWork& work) override;
+  std::vector<FtlStat> extra_stats() const override;
   void read(Lpn lpn, FtlWork& work) override;
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
   void trim(Lpn lpn, FtlWork& work) override;
@@ -35,7 +46,7 @@ class PageFtl : public Ftl {
     if (stage == 0) return __builtin_prefetch(&l2p_[lpn.v]);
     if (l2p_[lpn.v] != kNone) __builtin_prefetch(&p2l_[l2p_[lpn.v]], 1);  // the page it will invalidate
   }
-  void reset_stats() override { stats_ = FtlStats{}; }
+  void reset_stats() override;
 
  protected:
   // (Protected for FTLs built on this one's block management, e.g. dftl.)
@@ -52,6 +63,8 @@ class PageFtl : public Ftl {
     uint32_t victim = kNone;            // block being collected
     uint32_t victim_cursor = 0;         // next page of the victim to look at
     uint32_t victim_budget = 1;         // pages to move per host write
+    bool victim_wl = false;             // the victim is a static wear-levelling move, not GC
+    bool wl_pending = false;            // the erase-count spread may exceed ftl.wl.threshold
   };
 
   // Write `content` as logical page `id` (an index into l2p_) on the next die
@@ -59,13 +72,23 @@ class PageFtl : public Ftl {
   // when that GC emitted ops the program must wait for. Returns the new Ppn.
   Ppn place(uint32_t id, const PageContent& content, FtlWork& work, bool& after_gc);
   // GC has just moved logical page `id` (its l2p_ entry is updated).
-  virtual void moved(uint32_t /*id*/) {}
+  virtual void on_moved(uint32_t /*id*/) {}
   // Next free page on `die` for host or GC data; sets `block` and `page`
   // (avoiding divisions on the hot path) and returns the Ppn.
   Ppn allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page);
+  // The write point is full (or none is open): close it and open a free
+  // block, collecting victims first if host data would take the reserve.
+  __attribute__((noinline)) void open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& work);
   // Move a slice of the die's victim (choosing one if none), or all of it
   // with `finish`; erases it when done. False if nothing is reclaimable.
   bool collect(uint32_t die, bool finish, FtlWork& work);
+  // Make `block` (closed) the die's victim.
+  void begin_victim(uint32_t die, uint32_t block, bool wear_levelling, FtlWork& work);
+  // Static wear levelling: move the die's coldest closed block if the spread
+  // calls for it and the die has room. True if it moved one.
+  bool level_wear(uint32_t die, FtlWork& work);
+  // The die's closed blocks (with an invalid page only, if `reclaimable`) into scratch_.
+  void closed_blocks(uint32_t die, bool reclaimable);
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);
   void bucket_insert(uint32_t block);
@@ -85,6 +108,17 @@ class PageFtl : public Ftl {
   uint64_t die_cap_ = 0;             // most valid pages a die may hold (see constructor)
   uint32_t die_cursor_ = 0;
   FtlStats stats_;
+
+  // Policies (defaults: greedy through the buckets, separate GC block, no WL).
+  VictimPicker picker_;          // non-greedy victim policies
+  WearLeveler wl_;
+  bool separate_ = true;         // GC copies go to their own open block
+  uint32_t bg_threshold_ = 0;    // background GC while a die has fewer free blocks
+  uint64_t seq_ = 0;             // pages programmed so far: the clock of block ages
+  std::vector<uint64_t> closed_at_;  // per block: seq_ when it was closed
+  std::vector<uint32_t> scratch_;
+  uint32_t bg_cursor_ = 0;       // die the next background slice looks at first
+  uint64_t victims_ = 0, victim_valid_ = 0, bg_runs_ = 0, bg_pages_ = 0;
 };
 
 }  // namespace ssd::ftl

@@ -1,0 +1,440 @@
+#include "model/ftl/block/block_ftl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ftl {
+
+namespace {
+FtlRegistration registration(
+    "block", "block-level mapping (JMicron JMF602 class): SRAM write buffer, appends, whole-block read-modify-write",
+    [](const FtlParams& p, FlashMedia& m) { return std::make_unique<BlockFtl>(p, m); },
+    {{"ftl.block.buffer", "4", "count",
+      "block FTL: controller SRAM write buffer, in pages (1..pages_per_block); it coalesces writes to one "
+      "logical block before they reach flash. Default 4 (16 KiB of 4 KiB pages): a DRAM-less JMF602A-class "
+      "controller has only tens of KiB of SRAM for buffers and tables; the JMF602B doubled it (try 8)"},
+     {"ftl.block.stripe", "1", "count",
+      "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
+      "order); a logical block is stripe x pages_per_block pages, its RMW and a sequential stream run on that "
+      "many dies at once. 1 = a logical block on one die (L % dies); must divide the number of dies"}});
+// An option value as the user wrote it (counts are whole numbers).
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+}  // namespace
+
+BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
+    : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(geo_, p.over_provisioning)) {
+  const double stripe = p.options.get("ftl.block.stripe");
+  if (stripe < 1 || stripe > geo_.dies() || stripe != std::floor(stripe) || geo_.dies() % uint32_t(stripe))
+    throw FtlConfigError("ftl.block.stripe", "a logical block must stripe over a divisor of the " +
+                                                 std::to_string(geo_.dies()) + " dies, not " + number(stripe));
+  stripe_ = uint32_t(stripe);
+  groups_ = geo_.dies() / stripe_;
+  lpb_ = stripe_ * geo_.pages_per_block;
+  const double buffer = p.options.get("ftl.block.buffer");
+  if (buffer < 1 || buffer > lpb_ || buffer != std::floor(buffer))
+    throw FtlConfigError("ftl.block.buffer", "the write buffer must hold 1 to the pages of a logical block (" +
+                                                 std::to_string(lpb_) + ": stripe x pages_per_block) pages, not " +
+                                                 number(buffer));
+  buffer_pages_ = uint32_t(buffer);
+  if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
+  logical_blocks_ = uint32_t((user_pages_ + lpb_ - 1) / lpb_);
+  // Group 0 holds the most logical blocks (L % groups); each needs its own
+  // block set, plus one for the logical block in rewrite and one merge target.
+  const uint64_t on_group0 = (uint64_t(logical_blocks_) + groups_ - 1) / groups_;
+  if (uint64_t(geo_.blocks_per_die()) < on_group0 + 2)
+    throw std::invalid_argument("spare area too small: the block FTL maps " + std::to_string(on_group0) +
+                                " logical blocks onto dies of " + std::to_string(geo_.blocks_per_die()) +
+                                " blocks and needs 2 spare blocks per die for merges (raise ftl.op)");
+  lb_.resize(logical_blocks_);
+  state_.assign(uint64_t(logical_blocks_) * lpb_, PageState::Empty);
+  dirty_.assign(uint64_t(groups_) * geo_.blocks_per_die(), 0);
+  free_.resize(groups_);
+  for (uint32_t g = 0; g < groups_; ++g)
+    for (uint32_t k = 0; k < geo_.blocks_per_die(); ++k) free_[g].push_back(k);
+  last_op_.assign(geo_.dies(), -1);
+  buffer_.reserve(buffer_pages_);
+}
+
+void BlockFtl::begin_command(const HostRun& run) {
+  // A write that continues the previous one, or that is longer than the
+  // buffer (so it flushes the buffer with more of its pages still to come,
+  // in order), is a sequential stream: its flushes may open a rewrite (see
+  // the header) instead of paying a whole-block RMW each.
+  if (run.op == HostRun::Op::Write) stream_ = run.continues || run.pages > buffer_pages_;
+}
+
+int BlockFtl::find_buffered(uint32_t offset) const {
+  for (size_t i = 0; i < buffer_.size(); ++i)
+    if (buffer_[i].offset == offset) return int(i);
+  return -1;
+}
+
+Ppn BlockFtl::lookup(Lpn lpn) const {
+  const uint32_t lb = uint32_t(lpn.v / lpb_), off = uint32_t(lpn.v % lpb_);
+  const Logical& l = lb_[lb];
+  if (state_[lpn.v] != PageState::Valid) return Ppn();
+  return page(lb, off < l.wp ? l.cur : l.old, off);
+}
+
+void BlockFtl::read(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup;
+  work.map_reads += 1;
+  const uint32_t lb = lpn.v / lpb_;
+  if (lb == buffer_lb_) {
+    const int i = find_buffered(lpn.v % lpb_);
+    if (i >= 0) {  // the newest copy is in controller SRAM
+      work.buffered = true;
+      work.buffer_content = {lpn.v, buffer_[size_t(i)].version};
+      ++x_.buffer_hits;
+      return;
+    }
+  }
+  const Ppn p = lookup(lpn);
+  if (!p.valid()) {
+    ++stats_.unmapped_reads;
+    return;
+  }
+  work.add({FlashOp::Kind::Read, p});
+}
+
+void BlockFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup;
+  work.map_reads += 1;
+  ++stats_.host_pages_written;
+  const uint32_t lb = lpn.v / lpb_, off = lpn.v % lpb_;
+  if (!buffer_.empty() && buffer_lb_ != lb) flush(work);
+  buffer_lb_ = lb;
+  const int i = find_buffered(off);
+  if (i >= 0) {
+    buffer_[size_t(i)].version = version;  // coalesced in SRAM: the older copy never reaches flash
+    ++x_.buffer_overwrites;
+  } else {
+    buffer_.push_back({off, version});
+  }
+  if (buffer_.size() == buffer_pages_) flush(work);
+}
+
+void BlockFtl::trim(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;
+  const uint32_t lb = lpn.v / lpb_;
+  if (lb == buffer_lb_) {
+    const int i = find_buffered(lpn.v % lpb_);
+    if (i >= 0) buffer_.erase(buffer_.begin() + i);
+    if (buffer_.empty()) buffer_lb_ = kNone;
+  }
+  if (state_[lpn.v] != PageState::Valid) return;
+  work.map_writes += 1;
+  state_[lpn.v] = PageState::Trimmed;
+  ++stats_.trimmed_pages;
+  Logical& l = lb_[lb];
+  if (--l.valid > 0) return;
+  // No valid page left: both copies go back to the group's free pool, to be
+  // erased when reused (a TRIM's own work schedules no flash operation).
+  const uint32_t g = group_of(lb);
+  for (uint32_t set : {l.cur, l.old})
+    if (set != kNone) {
+      dirty_[uint64_t(g) * geo_.blocks_per_die() + set] = 1;
+      ++dirty_count_;
+      free_[g].push_back(set);
+      x_.blocks_freed_by_trim += stripe_;
+    }
+  l = Logical{};
+  if (rewriting_ == lb) rewriting_ = kNone;
+  std::fill(state_.begin() + uint64_t(lb) * lpb_, state_.begin() + uint64_t(lb + 1) * lpb_, PageState::Empty);
+  work.map_writes += 1;  // the block map entry
+}
+
+bool BlockFtl::background(FtlWork& work) {
+  // Idle time: first make the buffered pages durable, then erase the blocks
+  // TRIM gave back, one set per slice, so later merges find them ready.
+  if (!buffer_.empty()) {
+    flush(work);
+    return true;
+  }
+  if (dirty_count_ == 0) return false;
+  for (uint32_t g = 0; g < groups_; ++g)
+    for (uint32_t set : free_[g])
+      if (dirty_[uint64_t(g) * geo_.blocks_per_die() + set]) {
+        last_op_.assign(geo_.dies(), -1);
+        Emitter e{work};
+        erase(g, set, e);
+        dirty_[uint64_t(g) * geo_.blocks_per_die() + set] = 0;
+        --dirty_count_;
+        return true;
+      }
+  throw std::logic_error("block FTL: dirty block count " + std::to_string(dirty_count_) + " but none is free");
+}
+
+void BlockFtl::flush(FtlWork& work) {
+  ++x_.buffer_flushes;
+  const uint32_t lb = buffer_lb_;
+  std::sort(buffer_.begin(), buffer_.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
+  const bool run = buffer_.back().offset - buffer_.front().offset + 1 == buffer_.size();  // one in-order run
+  const Logical& l = lb_[lb];
+  last_op_.assign(geo_.dies(), -1);
+  Emitter e{work};
+  if (run && buffer_.front().offset == l.wp)
+    append(lb, buffer_, e);
+  else if (run && stream_ && l.cur != kNone && l.old == kNone)
+    rewrite(lb, buffer_, e);
+  else
+    rmw(lb, buffer_, e);
+  buffer_.clear();
+  buffer_lb_ = kNone;
+}
+
+void BlockFtl::append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e) {
+  Logical& l = lb_[lb];
+  if (l.cur == kNone) {  // the logical block's first copy
+    l.cur = allocate(group_of(lb), e);
+    e.work.cpu_cycles += params_.cycles.map_update;
+    e.work.map_writes += 1;
+  }
+  for (const Buffered& b : run) fill(lb, l.cur, b.offset, &b, e);
+  l.wp = run.back().offset + 1;
+  x_.appends += run.size();
+  maybe_finish_rewrite(lb, e);
+}
+
+void BlockFtl::rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e) {
+  if (rewriting_ != kNone) close_rewrite(rewriting_, e);
+  Logical& l = lb_[lb];
+  const uint32_t target = allocate(group_of(lb), e);
+  // The valid pages before the run come along; the old copy keeps the rest.
+  for (uint32_t off = 0; off < run.front().offset; ++off) fill(lb, target, off, nullptr, e);
+  for (const Buffered& b : run) fill(lb, target, b.offset, &b, e);
+  l.old = l.cur;
+  l.cur = target;
+  l.wp = run.back().offset + 1;
+  rewriting_ = lb;
+  ++x_.rewrites;
+  x_.appends += run.size();
+  e.work.cpu_cycles += params_.cycles.map_update + params_.cycles.gc_victim;
+  e.work.map_writes += 1;
+  maybe_finish_rewrite(lb, e);
+}
+
+void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) {
+  Logical& l = lb_[lb];
+  const uint32_t top = highest_valid(lb, 0);
+  const uint32_t last = top == kNone ? pages.back().offset : std::max(top, pages.back().offset);
+  const uint32_t target = allocate(group_of(lb), e);
+  size_t next = 0;  // the buffered pages, in offset order
+  for (uint32_t off = 0; off <= last; ++off) {
+    const Buffered* host = next < pages.size() && pages[next].offset == off ? &pages[next++] : nullptr;
+    fill(lb, target, off, host, e);
+  }
+  const uint64_t first = uint64_t(lb) * lpb_;
+  for (uint32_t off = last + 1; off < lpb_; ++off)  // stale pages above the new copy's end
+    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
+  for (uint32_t set : {l.cur, l.old})
+    if (set != kNone) {
+      erase(group_of(lb), set, e);
+      free_[group_of(lb)].push_back(set);
+      ++stats_.gc_runs;
+    }
+  if (rewriting_ == lb) rewriting_ = kNone;
+  l.cur = target;
+  l.old = kNone;
+  l.wp = last + 1;
+  ++x_.rmw_merges;
+  e.work.cpu_cycles += params_.cycles.map_update + params_.cycles.gc_victim;
+  e.work.map_writes += 1;
+}
+
+void BlockFtl::close_rewrite(uint32_t lb, Emitter& e) {
+  Logical& l = lb_[lb];
+  const uint32_t top = highest_valid(lb, l.wp);
+  if (top != kNone)
+    for (; l.wp <= top; ++l.wp) fill(lb, l.cur, l.wp, nullptr, e);  // reads from the old copy (off >= wp)
+  ++x_.rewrite_closes;
+  e.work.cpu_cycles += params_.cycles.gc_victim;
+  maybe_finish_rewrite(lb, e);
+}
+
+void BlockFtl::maybe_finish_rewrite(uint32_t lb, Emitter& e) {
+  Logical& l = lb_[lb];
+  if (l.old == kNone || highest_valid(lb, l.wp) != kNone) return;
+  const uint64_t first = uint64_t(lb) * lpb_;
+  for (uint32_t off = l.wp; off < lpb_; ++off)
+    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
+  erase(group_of(lb), l.old, e);
+  free_[group_of(lb)].push_back(l.old);
+  ++stats_.gc_runs;
+  l.old = kNone;
+  if (rewriting_ == lb) rewriting_ = kNone;
+}
+
+void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffered* host, Emitter& e) {
+  const uint64_t lpn = uint64_t(lb) * lpb_ + offset;
+  PageState& s = state_[lpn];
+  Logical& l = lb_[lb];
+  if (host) {
+    if (s != PageState::Valid) ++l.valid;
+    s = PageState::Valid;
+    program(lb, target, offset, {uint32_t(lpn), host->version}, false, e);
+    return;
+  }
+  if (s == PageState::Valid) {  // copy: read the page where it lives now, program it
+    const Ppn src = page(lb, offset < l.wp ? l.cur : l.old, offset);
+    const uint32_t die = die_of(lb, offset);
+    const int32_t read = int32_t(e.work.ops.size());
+    e.work.add({FlashOp::Kind::Read, src, true, last_op_[die]});
+    last_op_[die] = read;
+    program(lb, target, offset, media_.read(src), true, e);
+    e.work.cpu_cycles += params_.cycles.gc_page;
+    ++x_.rmw_pages_copied;
+    ++stats_.gc_pages_moved;
+    return;
+  }
+  if (s == PageState::Trimmed) ++x_.trimmed_pages_skipped;  // stale: not read, not copied
+  s = PageState::Empty;
+  program(lb, target, offset, {}, true, e);  // filler: NAND programs a block's pages in order
+  ++x_.filler_pages;
+}
+
+void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, Emitter& e) {
+  const Ppn p = page(lb, set, offset);
+  media_.program(geo_.block_of(p), geo_.page_in_block(p), c);
+  // Each die's ops of a flush run in the order listed (its block's pages in
+  // order, a copy's read just before its program): a host page waits for the
+  // merge traffic before it on its die.
+  const uint32_t die = die_of(lb, offset);
+  const int32_t index = int32_t(e.work.ops.size());
+  e.work.add({FlashOp::Kind::Program, p, gc, last_op_[die]});
+  last_op_[die] = index;
+  ++stats_.flash_pages_written;
+}
+
+void BlockFtl::erase(uint32_t group, uint32_t set, Emitter& e) {
+  // One block per die of the group, each after the ops before it on its die
+  // (among them every read of that block).
+  for (uint32_t j = 0; j < stripe_; ++j) {
+    const uint32_t die = group * stripe_ + j;
+    const BlockId b = geo_.block(DieId(die), set);
+    media_.erase(b);
+    const int32_t index = int32_t(e.work.ops.size());
+    e.work.add({FlashOp::Kind::Erase, geo_.first_page(b), true, last_op_[die]});
+    last_op_[die] = index;
+  }
+}
+
+uint32_t BlockFtl::allocate(uint32_t group, Emitter& e) {
+  std::deque<uint32_t>& pool = free_[group];
+  if (pool.empty()) throw std::logic_error("block FTL: die group " + std::to_string(group) + " has no free block");
+  const uint32_t set = pool.front();
+  pool.pop_front();
+  uint8_t& dirty = dirty_[uint64_t(group) * geo_.blocks_per_die() + set];
+  if (dirty) {  // freed by TRIM and not erased in idle time: erase it now, before its programs
+    dirty = 0;
+    --dirty_count_;
+    erase(group, set, e);
+  }
+  return set;
+}
+
+uint32_t BlockFtl::highest_valid(uint32_t lb, uint32_t from) const {
+  const uint64_t first = uint64_t(lb) * lpb_;
+  for (uint32_t off = lpb_; off-- > from;)
+    if (state_[first + off] == PageState::Valid) return off;
+  return kNone;
+}
+
+std::vector<FtlStat> BlockFtl::extra_stats() const {
+  return {
+      {"rmw_merges", double(x_.rmw_merges), "count", "whole-block read-modify-writes"},
+      {"rmw_pages_copied", double(x_.rmw_pages_copied), "pages",
+       "valid pages read and programmed by merges (RMWs, rewrite heads and closes)"},
+      {"appends", double(x_.appends), "pages", "host pages programmed in order into a logical block's open copy"},
+      {"buffer_hits", double(x_.buffer_hits), "count", "reads served from the SRAM write buffer"},
+      {"buffer_overwrites", double(x_.buffer_overwrites), "count",
+       "writes that replaced a page still in the buffer (never reached flash)"},
+      {"buffer_flushes", double(x_.buffer_flushes), "count", "write buffer flushes to flash"},
+      {"trimmed_pages_skipped", double(x_.trimmed_pages_skipped), "pages",
+       "trimmed pages a merge did not copy"},
+      {"filler_pages", double(x_.filler_pages), "pages",
+       "holes programmed with filler (NAND programs a block's pages in order)"},
+      {"rewrites", double(x_.rewrites), "count", "sequential streams that opened a new copy of a logical block"},
+      {"rewrite_closes", double(x_.rewrite_closes), "count",
+       "rewrites ended early: the old copy's remaining valid pages were copied"},
+      {"blocks_freed_by_trim", double(x_.blocks_freed_by_trim), "count",
+       "physical blocks given back when their logical block was wholly trimmed"},
+  };
+}
+
+void BlockFtl::reset_stats() {
+  stats_ = FtlStats{};
+  x_ = {};
+}
+
+void BlockFtl::check_consistency() const {
+  auto fail = [](const std::string& what) { throw std::logic_error("block FTL inconsistent: " + what); };
+  const uint32_t bpd = geo_.blocks_per_die();
+  std::vector<uint8_t> owned(uint64_t(groups_) * bpd, 0);  // block sets
+  auto own = [&](uint32_t g, uint32_t set, const std::string& who) {
+    if (set >= bpd || owned[uint64_t(g) * bpd + set]++)
+      fail("block set " + std::to_string(set) + " of die group " + std::to_string(g) + " owned twice (" + who + ")");
+  };
+  for (uint32_t lb = 0; lb < logical_blocks_; ++lb) {
+    const Logical& l = lb_[lb];
+    const std::string who = "logical block " + std::to_string(lb);
+    if (l.cur == kNone && (l.wp || l.old != kNone || l.valid)) fail(who + " has no copy but state");
+    if (l.cur != kNone) {
+      own(group_of(lb), l.cur, who);
+      if (l.wp == 0 || l.wp > lpb_) fail(who + " write pointer " + std::to_string(l.wp));
+      for (uint32_t j = 0; j < stripe_; ++j) {  // each member block holds its pages below wp, no more
+        const uint32_t n = (l.wp + stripe_ - 1 - j) / stripe_;
+        const Ppn first = page(lb, l.cur, j);
+        if ((n > 0 && !media_.is_programmed(Ppn(first.v + n - 1))) ||
+            (n < geo_.pages_per_block && media_.is_programmed(Ppn(first.v + n))))
+          fail(who + " write pointer " + std::to_string(l.wp) + " disagrees with the flash on its die " +
+               std::to_string(die_of(lb, j)));
+      }
+    }
+    if (l.old != kNone) own(group_of(lb), l.old, who + " (old copy)");
+    if ((l.old != kNone) != (rewriting_ == lb)) fail(who + " old copy vs the block in rewrite");
+    uint32_t valid = 0;
+    for (uint32_t off = 0; off < lpb_; ++off) {
+      const uint64_t lpn = uint64_t(lb) * lpb_ + off;
+      if (state_[lpn] == PageState::Empty) continue;
+      const uint32_t set = off < l.wp ? l.cur : l.old;
+      if (set == kNone || !media_.is_programmed(page(lb, set, off)))
+        fail("LPN " + std::to_string(lpn) + " has data on flash that is not there");
+      if (state_[lpn] != PageState::Valid) continue;
+      if (lpn >= user_pages_) fail("LPN " + std::to_string(lpn) + " beyond the user capacity is valid");
+      const PageContent c = media_.read(page(lb, set, off));
+      if (c.version && c.lpn != lpn) fail("LPN " + std::to_string(lpn) + " maps to a page of LPN " + std::to_string(c.lpn));
+      ++valid;
+    }
+    if (valid != l.valid) fail(who + " valid count " + std::to_string(l.valid) + ", found " + std::to_string(valid));
+  }
+  uint32_t dirty = 0;
+  for (uint32_t g = 0; g < groups_; ++g)
+    for (uint32_t set : free_[g]) {
+      own(g, set, "free");
+      if (dirty_[uint64_t(g) * bpd + set]) {
+        ++dirty;
+        continue;
+      }
+      for (uint32_t j = 0; j < stripe_; ++j)
+        if (media_.is_programmed(geo_.first_page(geo_.block(DieId(g * stripe_ + j), set))))
+          fail("free block set " + std::to_string(set) + " of die group " + std::to_string(g) + " not erased");
+    }
+  if (dirty != dirty_count_) fail("dirty block count");
+  for (uint64_t i = 0; i < owned.size(); ++i)
+    if (!owned[i]) fail("block set " + std::to_string(i % bpd) + " of die group " + std::to_string(i / bpd) + " lost");
+  if (buffer_.size() >= buffer_pages_ || (buffer_.empty() != (buffer_lb_ == kNone))) fail("write buffer state");
+  for (size_t i = 0; i < buffer_.size(); ++i)
+    if (find_buffered(buffer_[i].offset) != int(i) || uint64_t(buffer_lb_) * lpb_ + buffer_[i].offset >= user_pages_)
+      fail("write buffer entry " + std::to_string(i));
+}
+
+}  // namespace ssd::ftl

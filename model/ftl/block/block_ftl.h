@@ -1,0 +1,136 @@
+#pragma once
+// Block-level mapping FTL (the JMicron JMF602 class of DRAM-less SATA
+// controllers). A logical block (pages_per_block consecutive LPNs) maps to
+// one physical block, and a page keeps its offset: LPN % pages_per_block is
+// its page in the block. The block map is tiny (one entry per logical
+// block), which is why it fits in controller SRAM. With `ftl.block.stripe`
+// = s > 1 a logical block is s x pages_per_block LPNs on s dies, its page i
+// on die i % s at page i / s, in blocks of the same index on each die (one
+// map entry still names the set).
+//
+// Writes first land in a small SRAM write buffer (`ftl.block.buffer` pages)
+// that holds pages of one logical block; it is flushed when full or when a
+// write to another logical block arrives (and in idle time). A flush is:
+//  - an append: the pages are exactly the next pages of the logical block's
+//    open copy, in order: one program per page, nothing else;
+//  - a rewrite (sequential streams only, see begin_command): the pages are
+//    one in-order run that does not continue the open copy: a new copy is
+//    opened on the same dies, the valid pages before the run are copied into
+//    it, the run is programmed, and the old copy keeps the pages after the
+//    run until the stream has rewritten them (then it is erased without a
+//    copy) or the rewrite is closed (its remaining valid pages are copied);
+//    one logical block at a time may be in rewrite;
+//  - otherwise a read-modify-write (the quarter-second stall of these
+//    drives): every valid page of the old copy is read and programmed with
+//    the buffered pages, in page order, into a free block on the same dies,
+//    and the old block(s) are erased.
+// NAND programs the pages of a block in order, so a hole (a page never
+// written, or trimmed) below a later page of a new copy is programmed with
+// filler. Logical block L lives on die group L % (dies / s), so sequential
+// data stripes over channels and dies. Merge traffic (copies, filler,
+// erases) is marked gc; on each die a flush's ops run in the order listed, so
+// a host page waits for the merge traffic before it. There is no other GC: the
+// spare blocks of a die are the targets of its merges. TRIM invalidates
+// pages; a logical block left with no valid page gives its blocks back
+// (erased on reuse, or in idle time).
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "model/ftl/ftl.h"
+
+namespace ssd::ftl {
+
+class BlockFtl : public Ftl {
+ public:
+  BlockFtl(const FtlParams& p, FlashMedia& media);
+
+  void begin_command(const HostRun& run) override;
+  bool background(FtlWork& work) override;
+  std::vector<FtlStat> extra_stats() const override;
+  uint64_t user_pages() const override { return user_pages_; }
+  void read(Lpn lpn, FtlWork& work) override;
+  void write(Lpn lpn, uint64_t version, FtlWork& work) override;
+  void trim(Lpn lpn, FtlWork& work) override;
+  // Where the LPN's data lives on flash (a newer copy may sit in the buffer).
+  Ppn lookup(Lpn lpn) const override;
+  const FtlStats& stats() const override { return stats_; }
+  uint64_t map_bytes() const override { return uint64_t(logical_blocks_) * params_.map_entry_bytes; }
+  void check_consistency() const override;
+  void reset_stats() override;
+
+ private:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  enum class PageState : uint8_t { Empty, Valid, Trimmed };  // Trimmed: stale data still on flash
+  struct Logical {           // copies are block sets (a block index on each die of the group)
+    uint32_t cur = kNone;  // open copy: valid pages below wp live here
+    uint32_t old = kNone;  // in rewrite: valid pages from wp up live here
+    uint32_t wp = 0;       // next page to program in cur
+    uint32_t valid = 0;    // valid pages on flash (either copy)
+  };
+  struct Buffered {
+    uint32_t offset;
+    uint64_t version;
+  };
+  // The NAND ops of one flush, chained per die through last_op_ (each die's
+  // ops run in the order listed: a copy's read, then its program; the pages
+  // of a block in order; an erase after every read of its block).
+  struct Emitter {
+    FtlWork& work;
+  };
+
+  uint32_t group_of(uint32_t lb) const { return lb % groups_; }
+  // (The stripe-of-one case skips the divisions: merges call these per page.)
+  uint32_t die_of(uint32_t lb, uint32_t offset) const {
+    return stripe_ == 1 ? group_of(lb) : group_of(lb) * stripe_ + offset % stripe_;
+  }
+  // Page `offset` of logical block `lb` in its block set `set`.
+  Ppn page(uint32_t lb, uint32_t set, uint32_t offset) const {
+    const uint32_t in_block = stripe_ == 1 ? offset : offset / stripe_;
+    return Ppn(geo_.block(DieId(die_of(lb, offset)), set).v * geo_.pages_per_block + in_block);
+  }
+  int find_buffered(uint32_t offset) const;
+  void flush(FtlWork& work);
+  void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
+  void rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
+  void rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e);
+  // Program page `offset` of `target` for `lb`: the host page `host` if
+  // given, else a copy of its valid page, else filler (in-order rule).
+  void fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffered* host, Emitter& e);
+  // Finish the rewrite of `lb`: copy its remaining valid pages, erase the old copy.
+  void close_rewrite(uint32_t lb, Emitter& e);
+  // Erase the old copy once no valid page is left in it.
+  void maybe_finish_rewrite(uint32_t lb, Emitter& e);
+  uint32_t allocate(uint32_t group, Emitter& e);  // a block set (erased first if TRIM left it dirty)
+  void erase(uint32_t group, uint32_t set, Emitter& e);
+  void program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, Emitter& e);
+  uint32_t highest_valid(uint32_t lb, uint32_t from) const;  // kNone if none
+
+  FtlParams params_;
+  FlashGeometry geo_;
+  FlashMedia& media_;
+  uint64_t user_pages_;
+  uint32_t stripe_, groups_;  // dies per logical block; die groups
+  uint32_t lpb_;              // pages per logical block
+  uint32_t logical_blocks_;
+  uint32_t buffer_pages_;
+  std::vector<Logical> lb_;
+  std::vector<PageState> state_;     // per LPN: where its flash data stands
+  std::vector<std::deque<uint32_t>> free_;  // per die group: free block sets (block index in each die)
+  std::vector<uint8_t> dirty_;       // per group x set: free but not yet erased (freed by TRIM)
+  std::vector<int32_t> last_op_;     // per die: the last op of the flush being built (-1: none)
+  uint32_t dirty_count_ = 0;
+  std::vector<Buffered> buffer_;
+  uint32_t buffer_lb_ = kNone;
+  uint32_t rewriting_ = kNone;       // the logical block in rewrite
+  bool stream_ = false;              // the current write command is part of a sequential stream
+  FtlStats stats_;
+  struct {
+    uint64_t rmw_merges = 0, rmw_pages_copied = 0, appends = 0, buffer_hits = 0, buffer_flushes = 0,
+             buffer_overwrites = 0, trimmed_pages_skipped = 0, filler_pages = 0, rewrites = 0, rewrite_closes = 0,
+             blocks_freed_by_trim = 0;
+  } x_;
+};
+
+}  // namespace ssd::ftl

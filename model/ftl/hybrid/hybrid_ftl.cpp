@@ -1,0 +1,380 @@
+#include "model/ftl/hybrid/hybrid_ftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ftl {
+
+std::vector<FtlOptionSpec> HybridFtl::options() {
+  return {{"ftl.log_blocks", "4", "count",
+           "hybrid FTLs: log blocks per die (BAST: one per logical block being updated; FAST: one sequential, "
+           "the rest random)"},
+          {"ftl.hybrid.idle_merge", "true", "bool",
+           "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)"}};
+}
+
+HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
+    : params_(p), geo_(p.geometry), media_(media), scheme_(scheme), ppb_(p.geometry.pages_per_block),
+      user_pages_(user_pages_for(geo_, p.over_provisioning)) {
+  if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
+  if (ppb_ > UINT16_MAX) throw std::invalid_argument("hybrid FTL: more than 65535 pages per block");
+  logical_blocks_ = uint32_t((user_pages_ + ppb_ - 1) / ppb_);
+  const uint32_t dies = geo_.dies();
+  // Die 0 serves the most logical blocks (L % dies == 0): its spare is the least.
+  const uint32_t lb_per_die = (logical_blocks_ + dies - 1) / dies;
+  const uint32_t spare = geo_.blocks_per_die() > lb_per_die ? geo_.blocks_per_die() - lb_per_die : 0;
+  const double k = p.options.get("ftl.log_blocks");
+  const uint32_t least = scheme == Scheme::Fast ? 2 : 1;
+  if (k < least)
+    throw FtlConfigError("ftl.log_blocks", "ftl.log_blocks=" + std::to_string(uint64_t(k)) + ": the " +
+                                               (scheme == Scheme::Fast ? std::string("fast FTL needs at least 2 log "
+                                                                                     "blocks per die (one sequential, "
+                                                                                     "one random)")
+                                                                       : std::string("bast FTL needs at least 1 log "
+                                                                                     "block per die")));
+  // A full merge writes a fresh block while the old data block and the log
+  // still hold theirs: one spare block beyond the log pool.
+  if (spare < 1 || k > spare - 1)
+    throw FtlConfigError("ftl.log_blocks", "ftl.log_blocks=" + std::to_string(uint64_t(k)) + " exceeds the " +
+                                               std::to_string(spare) +
+                                               " spare blocks per die less the one a full merge needs (at most " +
+                                               std::to_string(spare ? spare - 1 : 0) + ")");
+  pool_ = uint32_t(k);
+  idle_merge_ = p.options.get("ftl.hybrid.idle_merge") != 0;
+
+  l2p_.assign(user_pages_, kNone);
+  p2l_.assign(geo_.pages(), kNone);
+  trimmed_.assign(user_pages_, false);
+  data_.assign(logical_blocks_, kNone);
+  log_of_.assign(logical_blocks_, kNone);
+  valid_.assign(geo_.blocks(), 0);
+  role_.assign(geo_.blocks(), Role::Free);
+  logs_.resize(size_t(dies) * pool_);
+  dies_.resize(dies);
+  for (uint32_t d = 0; d < dies; ++d)
+    for (uint32_t b = 0; b < geo_.blocks_per_die(); ++b) dies_[d].free_blocks.push_back(geo_.block(DieId(d), b).v);
+}
+
+uint32_t HybridFtl::lb_pages(uint32_t lb) const {
+  return uint32_t(std::min<uint64_t>(ppb_, user_pages_ - uint64_t(lb) * ppb_));
+}
+
+uint64_t HybridFtl::map_bytes() const {
+  // The block map, and for every log block its owner and its page map.
+  return (uint64_t(logical_blocks_) + uint64_t(logs_.size()) * (ppb_ + 1)) * params_.map_entry_bytes;
+}
+
+void HybridFtl::read(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup;
+  // The block map entry, and the log page map when a log may hold the page.
+  const uint32_t lb = lpn.v / ppb_;
+  const bool logs = scheme_ == Scheme::Bast ? log_of_[lb] != kNone : !dies_[die_of_lb(lb)].logs.empty();
+  work.map_reads += logs ? 2 : 1;
+  const uint32_t ppn = l2p_[lpn.v];
+  if (ppn == kNone) {
+    ++stats_.unmapped_reads;
+    return;
+  }
+  work.add({FlashOp::Kind::Read, Ppn(ppn)});
+}
+
+void HybridFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;   // block map entry
+  work.map_writes += 1;  // log page map entry
+  if (scheme_ == Scheme::Bast)
+    write_bast(lpn.v, version, work);
+  else
+    write_fast(lpn.v, version, work);
+}
+
+void HybridFtl::trim(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;
+  const uint32_t ppn = l2p_[lpn.v];
+  if (ppn == kNone) return;
+  work.map_writes += 1;
+  invalidate(ppn);
+  l2p_[lpn.v] = kNone;
+  trimmed_[lpn.v] = true;
+  ++stats_.trimmed_pages;
+}
+
+uint32_t HybridFtl::open_log(uint32_t die, uint32_t owner, bool sequential, FtlWork& work, bool& merged) {
+  Die& d = dies_[die];
+  // BAST: the die's oldest log. FAST: the oldest random log (the
+  // sequential one has a slot of its own and is never the victim here).
+  for (;;) {
+    const size_t random = d.logs.size() - (d.seq != kNone ? 1 : 0);
+    const bool full = scheme_ == Scheme::Bast ? d.logs.size() >= pool_ : !sequential && random >= pool_ - 1;
+    if (!full) break;
+    uint32_t victim = kNone;
+    for (uint32_t s : d.logs)
+      if (!logs_[s].sequential) {
+        victim = s;
+        break;
+      }
+    merge_log(victim, work);
+    merged = true;
+  }
+  uint32_t slot = die * pool_;
+  while (logs_[slot].block != kNone) ++slot;
+  if (d.free_blocks.empty()) throw std::logic_error("hybrid FTL: die " + std::to_string(die) + " has no free block");
+  Log& g = logs_[slot];
+  g.block = d.free_blocks.front();
+  d.free_blocks.pop_front();
+  role_[g.block] = Role::Log;
+  g.owner = owner;
+  g.used = 0;
+  g.in_order = owner != kNone;
+  g.sequential = sequential;
+  g.born = ++clock_;
+  g.lpns.assign(ppb_, kNone);
+  d.logs.push_back(slot);
+  return slot;
+}
+
+void HybridFtl::append(uint32_t slot, uint32_t lpn, uint64_t version, FtlWork& work, bool after_merge) {
+  Log& g = logs_[slot];
+  const uint32_t page = g.used++;
+  const uint32_t ppn = g.block * ppb_ + page;
+  media_.program(BlockId(g.block), page, {lpn, version});
+  if (l2p_[lpn] != kNone) invalidate(l2p_[lpn]);
+  l2p_[lpn] = ppn;
+  p2l_[ppn] = lpn;
+  ++valid_[g.block];
+  g.lpns[page] = lpn;
+  g.in_order = g.in_order && lpn / ppb_ == g.owner && lpn % ppb_ == page;
+  trimmed_[lpn] = false;
+  ++stats_.host_pages_written;
+  ++stats_.flash_pages_written;
+  // The host page waits for the merges its write caused (foreground merge).
+  work.add({FlashOp::Kind::Program, Ppn(ppn), false, -1, after_merge});
+}
+
+void HybridFtl::merge_log(uint32_t slot, FtlWork& work) {
+  Log& g = logs_[slot];
+  work.cpu_cycles += params_.cycles.gc_victim;
+  if (g.owner == kNone) {
+    // FAST random log: fully merge every logical block with a valid page in
+    // it (their pages in other logs move too); then it holds nothing valid.
+    std::vector<uint32_t> lbs;
+    for (uint32_t i = 0; i < g.used; ++i)
+      if (p2l_[g.block * ppb_ + i] == g.lpns[i] && std::find(lbs.begin(), lbs.end(), g.lpns[i] / ppb_) == lbs.end())
+        lbs.push_back(g.lpns[i] / ppb_);
+    for (uint32_t lb : lbs) {
+      full_merge(lb, work);
+      // A sequential log of this logical block has had all its pages copied.
+      const uint32_t seq = dies_[die_of_lb(lb)].seq;
+      if (seq != kNone && logs_[seq].owner == lb) {
+        erase_block(logs_[seq].block, work);
+        release(seq);
+      }
+    }
+  } else if (g.in_order) {
+    return merge_in_place(slot, work);
+  } else {
+    full_merge(g.owner, work);
+  }
+  erase_block(g.block, work);
+  release(slot);
+}
+
+void HybridFtl::merge_in_place(uint32_t slot, FtlWork& work) {
+  Log& g = logs_[slot];
+  const uint32_t lb = g.owner, first = lb * ppb_, n = lb_pages(lb);
+  // Copy the logical block's latest pages behind the log's prefix, up to its
+  // last valid page; trimmed ones (past it too) are skipped.
+  uint32_t last = g.used;
+  for (uint32_t off = g.used; off < n; ++off)
+    if (l2p_[first + off] != kNone) last = off + 1;
+  bool barrier = !work.ops.empty();
+  const uint64_t copied = merges_.copied, padded = merges_.padded;
+  for (uint32_t off = g.used; off < last; ++off) copy_into(first + off, g.block, off, barrier, work);
+  for (uint32_t off = last; off < n; ++off)
+    if (trimmed_[first + off]) ++merges_.trimmed_skipped, trimmed_[first + off] = false;
+  ++(merges_.copied == copied && merges_.padded == padded ? merges_.switches : merges_.partials);
+  const uint32_t old = data_[lb];
+  data_[lb] = g.block;
+  role_[g.block] = Role::Data;
+  work.map_writes += 1;  // the block map entry
+  ++stats_.gc_runs;
+  if (old != kNone) erase_block(old, work);  // every page of it is superseded or copied
+  release(slot);
+}
+
+void HybridFtl::full_merge(uint32_t lb, FtlWork& work) {
+  const uint32_t first = lb * ppb_, n = lb_pages(lb), die = die_of_lb(lb);
+  uint32_t last = 0;
+  for (uint32_t off = 0; off < n; ++off)
+    if (l2p_[first + off] != kNone) last = off + 1;
+  uint32_t block = kNone;
+  if (last > 0) {  // else every page is trimmed: no new data block
+    Die& d = dies_[die];
+    if (d.free_blocks.empty()) throw std::logic_error("hybrid FTL: die " + std::to_string(die) + " has no free block");
+    block = d.free_blocks.front();
+    d.free_blocks.pop_front();
+    role_[block] = Role::Data;
+  }
+  bool barrier = !work.ops.empty();
+  for (uint32_t off = 0; off < last; ++off) copy_into(first + off, block, off, barrier, work);
+  for (uint32_t off = last; off < n; ++off)
+    if (trimmed_[first + off]) ++merges_.trimmed_skipped, trimmed_[first + off] = false;
+  ++merges_.fulls;
+  ++stats_.gc_runs;
+  work.map_writes += 1;
+  const uint32_t old = data_[lb];
+  data_[lb] = block;
+  if (old != kNone) erase_block(old, work);
+}
+
+void HybridFtl::copy_into(uint32_t lpn, uint32_t block, uint32_t page, bool& barrier, FtlWork& work) {
+  const uint32_t dst = block * ppb_ + page, src = l2p_[lpn];
+  work.cpu_cycles += params_.cycles.gc_page;
+  ++stats_.flash_pages_written;
+  if (src == kNone) {
+    // A hole below a page still to copy: program a pad (in-order programming).
+    if (trimmed_[lpn]) ++merges_.trimmed_skipped, trimmed_[lpn] = false;
+    media_.program(BlockId(block), page, PageContent{});
+    ++merges_.padded;
+    // After the previous op: the block's previous page (or its erase).
+    work.add({FlashOp::Kind::Program, Ppn(dst), true, work.ops.empty() ? -1 : int32_t(work.ops.size() - 1), barrier});
+    barrier = false;
+    return;
+  }
+  media_.program(BlockId(block), page, media_.read(geo_.block_of(Ppn(src)), src % ppb_));
+  invalidate(src);
+  l2p_[lpn] = dst;
+  p2l_[dst] = lpn;
+  ++valid_[block];
+  ++merges_.copied;
+  ++stats_.gc_pages_moved;
+  const int32_t read_index = int32_t(work.ops.size());
+  work.add({FlashOp::Kind::Read, Ppn(src), true, -1, barrier});
+  work.add({FlashOp::Kind::Program, Ppn(dst), true, read_index});
+  barrier = false;
+}
+
+void HybridFtl::erase_block(uint32_t block, FtlWork& work) {
+  if (valid_[block] != 0)
+    throw std::logic_error("hybrid FTL: erasing block " + std::to_string(block) + " with " +
+                           std::to_string(valid_[block]) + " valid pages");
+  media_.erase(BlockId(block));
+  role_[block] = Role::Free;
+  dies_[die_of_block(block)].free_blocks.push_back(block);
+  work.add({FlashOp::Kind::Erase, geo_.first_page(BlockId(block)), true, -1, true});  // after every read
+}
+
+void HybridFtl::release(uint32_t slot) {
+  Log& g = logs_[slot];
+  Die& d = dies_[die_of_block(g.block)];
+  d.logs.erase(std::find(d.logs.begin(), d.logs.end(), slot));
+  if (d.seq == slot) d.seq = kNone;
+  if (d.cur == slot) d.cur = kNone;
+  if (scheme_ == Scheme::Bast && g.owner != kNone && log_of_[g.owner] == slot) log_of_[g.owner] = kNone;
+  g = Log{};
+}
+
+void HybridFtl::invalidate(uint32_t ppn) {
+  p2l_[ppn] = kNone;
+  --valid_[ppn / ppb_];
+}
+
+bool HybridFtl::background(FtlWork& work) {
+  if (!idle_merge_) return false;
+  uint32_t best = kNone;
+  for (uint32_t s = 0; s < logs_.size(); ++s) {
+    const Log& g = logs_[s];
+    if (g.block == kNone) continue;
+    if (best == kNone || g.used > logs_[best].used || (g.used == logs_[best].used && g.born < logs_[best].born))
+      best = s;
+  }
+  if (best == kNone) return false;
+  merge_log(best, work);
+  return true;
+}
+
+std::vector<FtlStat> HybridFtl::extra_stats() const {
+  uint64_t in_use = 0;
+  for (const Die& d : dies_) in_use += d.logs.size();
+  return {{"switch_merges", double(merges_.switches), "count", "in-order log blocks that became data blocks as they were"},
+          {"partial_merges", double(merges_.partials), "count",
+           "in-order log prefixes completed from the logical block's other pages, then switched"},
+          {"full_merges", double(merges_.fulls), "count", "logical blocks rewritten whole into a fresh block"},
+          {"merge_pages_copied", double(merges_.copied), "pages", "valid pages copied by merges"},
+          {"merge_pages_padded", double(merges_.padded), "pages",
+           "pad pages programmed by merges over holes (never written or trimmed) below a copied page"},
+          {"log_blocks_in_use", double(in_use), "count", "log blocks holding data now (all dies)"},
+          {"trimmed_pages_skipped", double(merges_.trimmed_skipped), "pages", "trimmed pages merges did not copy"}};
+}
+
+void HybridFtl::reset_stats() {
+  stats_ = FtlStats{};
+  merges_ = MergeCounts{};
+}
+
+void HybridFtl::check_consistency() const {
+  auto fail = [](const std::string& what) { throw std::logic_error("hybrid FTL inconsistent: " + what); };
+  std::vector<uint32_t> block_slot(geo_.blocks(), kNone);
+  for (uint32_t d = 0; d < dies_.size(); ++d) {
+    const Die& die = dies_[d];
+    if (die.logs.size() > pool_) fail("die " + std::to_string(d) + " has more log blocks than the pool");
+    for (uint32_t s : die.logs) {
+      const Log& g = logs_[s];
+      if (s / pool_ != d || g.block == kNone || die_of_block(g.block) != d || role_[g.block] != Role::Log)
+        fail("log slot " + std::to_string(s) + " of die " + std::to_string(d));
+      block_slot[g.block] = s;
+      const Ppn next = Ppn(g.block * ppb_ + g.used);
+      if (g.used == 0 || !media_.is_programmed(Ppn(next.v - 1)) || (g.used < ppb_ && media_.is_programmed(next)))
+        fail("log block " + std::to_string(g.block) + " used " + std::to_string(g.used) + " vs the flash");
+      bool in_order = g.owner != kNone;
+      for (uint32_t i = 0; i < g.used; ++i) in_order = in_order && g.lpns[i] == g.owner * ppb_ + i;
+      if (in_order != g.in_order) fail("log block " + std::to_string(g.block) + " in-order flag");
+      if (g.sequential && (scheme_ != Scheme::Fast || die.seq != s || !g.in_order)) fail("sequential log");
+      if (scheme_ == Scheme::Bast && log_of_[g.owner] != s) fail("log_of of logical block " + std::to_string(g.owner));
+    }
+  }
+  for (uint32_t s = 0; s < logs_.size(); ++s)
+    if (logs_[s].block != kNone && block_slot[logs_[s].block] != s) fail("log slot " + std::to_string(s) + " not listed");
+  for (uint32_t lb = 0; lb < logical_blocks_; ++lb) {
+    const uint32_t b = data_[lb];
+    if (b != kNone && (role_[b] != Role::Data || die_of_block(b) != die_of_lb(lb)))
+      fail("data block of logical block " + std::to_string(lb));
+  }
+  std::vector<uint32_t> count(geo_.blocks(), 0);
+  for (uint64_t l = 0; l < user_pages_; ++l) {
+    const uint32_t p = l2p_[l];
+    if (p == kNone) continue;
+    const uint32_t b = p / ppb_, page = p % ppb_, lb = uint32_t(l / ppb_);
+    if (p2l_[p] != l) fail("l2p[" + std::to_string(l) + "] -> " + std::to_string(p) + " but p2l disagrees");
+    if (!media_.is_programmed(Ppn(p))) fail("LPN " + std::to_string(l) + " maps to an erased page");
+    if (role_[b] == Role::Data) {
+      if (data_[lb] != b || page != l % ppb_) fail("LPN " + std::to_string(l) + " off its data block offset");
+    } else if (role_[b] == Role::Log) {
+      const Log& g = logs_[block_slot[b]];
+      if (g.lpns[page] != l || page >= g.used || (g.owner != kNone && g.owner != lb))
+        fail("LPN " + std::to_string(l) + " in log block " + std::to_string(b));
+      if (die_of_block(b) != die_of_lb(lb)) fail("LPN " + std::to_string(l) + " logged on another die");
+    } else {
+      fail("LPN " + std::to_string(l) + " in a free block");
+    }
+    ++count[b];
+  }
+  for (uint32_t b = 0; b < geo_.blocks(); ++b) {
+    if (count[b] != valid_[b]) fail("block " + std::to_string(b) + " valid count " + std::to_string(valid_[b]) +
+                                    ", mapped pages " + std::to_string(count[b]));
+    if (role_[b] == Role::Free && media_.is_programmed(geo_.first_page(BlockId(b))))
+      fail("free block " + std::to_string(b) + " is not erased");
+  }
+  for (uint32_t d = 0; d < dies_.size(); ++d)
+    for (uint32_t b : dies_[d].free_blocks)
+      if (role_[b] != Role::Free || die_of_block(b) != d) fail("free list of die " + std::to_string(d));
+  uint64_t free_total = 0, free_roles = 0;
+  for (const Die& d : dies_) free_total += d.free_blocks.size();
+  for (Role r : role_) free_roles += r == Role::Free;
+  if (free_total != free_roles) fail("free lists hold " + std::to_string(free_total) + " blocks, " +
+                                     std::to_string(free_roles) + " are free");
+}
+
+}  // namespace ssd::ftl

@@ -1,0 +1,55 @@
+#pragma once
+// Victim selection for the page FTL's garbage collector (`ftl.gc.policy`).
+//
+// greedy       the closed block with the fewest valid pages. The FTL finds it
+//              in O(1) through its buckets by valid count and never asks this
+//              picker (today's default, kept on its fast path).
+// cost-benefit Rosenblum & Ousterhout / Kawaguchi: the largest
+//              age x (1 - u) / 2u, u the block's valid fraction and age the
+//              pages programmed on the drive since the block was closed (a
+//              sequence number, no wall clock): old, mostly invalid blocks
+//              first; an empty block (u = 0) at once.
+// fifo         the block closed longest ago (a circular log).
+// random       a block drawn uniformly.
+// d-choice     d blocks drawn uniformly (with replacement), the one with the
+//              fewest valid pages of them (d = 1: random; d large: greedy).
+//
+// Every policy chooses among the die's closed blocks that hold an invalid
+// page: a fully valid block gives nothing back, and the FTL's die-capacity
+// rule (page_ftl.cpp) guarantees such a block exists when GC needs one.
+// Random and d-choice draw from a generator seeded from --seed, so runs are
+// reproducible.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/sim/random.h"
+
+namespace ssd::ftl {
+
+enum class GcPolicy : uint8_t { Greedy, CostBenefit, Fifo, Random, DChoice };
+
+// The option's choice list, and the policy named by one of its entries
+// (std::invalid_argument otherwise).
+constexpr const char* kGcPolicyChoices = "greedy|cost-benefit|fifo|random|d-choice";
+GcPolicy parse_gc_policy(const std::string& name);
+const char* gc_policy_name(GcPolicy p);
+
+class VictimPicker {
+ public:
+  VictimPicker(GcPolicy policy, uint32_t d, uint32_t pages_per_block, uint64_t seed);
+  GcPolicy policy() const { return policy_; }
+  // One of `candidates` (closed blocks of one die with an invalid page, in
+  // block order; never empty). `valid` and `closed_at` are indexed by block;
+  // `now` is the sequence number of the next page program.
+  uint32_t pick(const std::vector<uint32_t>& candidates, const std::vector<uint16_t>& valid,
+                const std::vector<uint64_t>& closed_at, uint64_t now);
+
+ private:
+  GcPolicy policy_;
+  uint32_t d_, ppb_;
+  Random rng_;
+};
+
+}  // namespace ssd::ftl

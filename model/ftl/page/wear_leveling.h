@@ -1,0 +1,54 @@
+#pragma once
+// Wear levelling for the page FTL (`ftl.wl.*`), per die (blocks never leave
+// their die, so the spread that matters is within one).
+//
+// Dynamic (`ftl.wl.dynamic`): a die opens the free block with the lowest
+// erase count (the longest-free one on ties) instead of the longest-free one.
+// Blocks being written are then evened out, but a block holding data that is
+// never rewritten is never erased, so it stays behind.
+//
+// Static (`ftl.wl.threshold` = T > 0): when a die's erase-count spread (most
+// worn block less least worn) exceeds T, the FTL moves the valid data of its
+// least-worn closed block (cold data pins it) to its GC block and erases it,
+// so the block returns to circulation and the cold data now rests on a block
+// that was in use. Checked after every erase on the die; one block moves per
+// check (the move's own erase checks again).
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "model/nand/flash_media.h"
+
+namespace ssd::ftl {
+
+class WearLeveler {
+ public:
+  WearLeveler(const FlashMedia& media, bool dynamic, uint32_t threshold);
+  bool dynamic() const { return dynamic_; }
+  bool static_on() const { return threshold_ > 0; }
+
+  // Dynamic: the position in `free_blocks` of the block to open next.
+  size_t pick_free(const std::deque<uint32_t>& free_blocks) const;
+
+  // Static: `block` of `die` was erased; true when the die's spread may now
+  // exceed the threshold (then ask pick_cold). Cheap: the least erase count
+  // is kept as a lower bound and refreshed only when it might matter.
+  bool erased(uint32_t die, uint32_t block);
+  // Static: the block among `closed` (closed blocks of `die`) to move, or
+  // UINT32_MAX when the die's spread is within the threshold.
+  uint32_t pick_cold(uint32_t die, const std::vector<uint32_t>& closed);
+
+  // Statistics.
+  uint64_t moves = 0, pages_moved = 0;
+
+ private:
+  uint32_t count(uint32_t block) const { return media_.erase_count(BlockId(block)); }
+  const FlashMedia& media_;
+  const FlashGeometry& geo_;
+  bool dynamic_;
+  uint32_t threshold_;
+  std::vector<uint32_t> max_, min_;  // per die: most erases, a lower bound of the fewest
+};
+
+}  // namespace ssd::ftl

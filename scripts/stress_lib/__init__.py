@@ -1,0 +1,1 @@
+"""Modules of scripts/stress, the stress campaign of ssdsim (docs/testing-stress.md)."""

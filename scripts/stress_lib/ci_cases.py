@@ -1,0 +1,84 @@
+"""The fixed subset of scripts/stress --ci.
+
+RANDOM_RUNS generated configurations from a fixed SEED, plus targeted
+configurations that put every area of the simulator in the subset whatever
+the generator draws: each trace family in both replay modes, the content
+checker, the write cache, a runtime limit, an export round trip, and the
+known-fragile corners (a tight spare area with gc_threshold=1, trace
+addresses wrapped below trace.offset, skip-bad on a truncated blktrace).
+Each must end "ok" (exit 0, every invariant) or "refused" (exit 2, one error
+line); tests/stress/cases/*.args are added by scripts/stress itself.
+"""
+from .generate import RunSpec
+
+SEED = 20261122
+RANDOM_RUNS = 30
+
+SMALL = [("nand.channels", "2"), ("nand.dies_per_channel", "2"), ("nand.planes_per_die", "1"),
+         ("nand.blocks_per_plane", "64"), ("nand.pages_per_block", "32")]
+SAMPLES = "traces/samples/"
+
+
+def _spec(*pairs, drive=SMALL):
+    args = list(drive)
+    for p in pairs:
+        k, v = p.split("=", 1)
+        args.append((k[2:], v))
+    return RunSpec(args)
+
+
+def targeted():
+    log = "--latency-log=@latency.csv"
+    return [
+        # Every trace family, timed and afap, with the latency log.
+        ("blktrace timed", _spec(f"--trace={SAMPLES}generated/loop0.blktrace.0", log)),
+        ("blktrace prefix afap, issue arrivals", _spec(f"--trace={SAMPLES}generated/loop0", "--trace.mode=afap",
+                                                      "--trace.arrival=D", log)),
+        ("big-endian blktrace", _spec(f"--trace={SAMPLES}generated/loop0be.blktrace.0", "--trace.mode=afap")),
+        ("blkparse afap, device filter", _spec(f"--trace={SAMPLES}generated/loop0.blkparse.txt",
+                                               "--trace.mode=afap", "--trace.device=7,0", log)),
+        ("spc timed x1000, window", _spec(f"--trace={SAMPLES}generated/loop0_q.spc", "--trace.speed=1000",
+                                          "--trace.start=1ms", "--trace.end=500ms", log)),
+        ("msr afap, writes only", _spec(f"--trace={SAMPLES}generated/loop0_q.msr.csv", "--trace.mode=afap",
+                                        "--trace.ops=write", log)),
+        ("alibaba timed, 4k sectors", _spec(f"--trace={SAMPLES}generated/loop0_q.alibaba.csv",
+                                            "--trace.sector_size=4k", log)),
+        ("fio iolog afap, iodepth 1", _spec(f"--trace={SAMPLES}generated/fio_mix.iolog", "--trace.mode=afap",
+                                            "--trace.iodepth=1", log)),
+        ("disksim (MQSim) afap, forced format", _spec(f"--trace={SAMPLES}mqsim/tpcc-small.trace",
+                                                      "--trace.format=disksim", "--trace.mode=afap", log)),
+        ("fstrim discards, afap", _spec(f"--trace={SAMPLES}apps/fstrim-desktop.blktrace.0", "--trace.mode=afap",
+                                        "--trace.ops=discard,flush")),
+        # D14: addresses below trace.offset wrap; each record counts once as remapped.
+        ("trace.offset above every address", _spec(f"--trace={SAMPLES}generated/loop0_q.alibaba.csv",
+                                                   "--trace.offset=1g", "--trace.mode=afap")),
+        # D15: skip-bad on a truncated blktrace counts bad records, not bytes.
+        ("skip-bad on a truncated blktrace", _spec("--trace=tests/traces/regressions/blktrace-huge-pdu.bin",
+                                                   "--trace.skip-bad=true")),
+        # D1: the page FTL with gc_threshold=1 and the least spare the rule allows.
+        ("gc_threshold=1, minimum spare, used", _spec("--ftl.op=0.0492", "--ftl.gc_threshold=1",
+                                                      "--precondition=used", "--workload.rw=randwrite",
+                                                      "--workload.number_ios=4000")),
+        ("gc_threshold=1, 4-page blocks", _spec("--nand.pages_per_block=4", "--ftl.gc_threshold=1",
+                                                "--workload.number_ios=50000", drive=[])),
+        ("gc_threshold=1, 8 blocks per die", _spec("--nand.blocks_per_plane=8", "--ftl.op=0.6",
+                                                   "--ftl.gc_threshold=1", "--precondition=used",
+                                                   "--workload.rw=randwrite", "--workload.number_ios=3000",
+                                                   drive=SMALL[:3])),
+        # D7: utilisation stays <= 1 with the write cache.
+        ("write cache, one IO", _spec("--dram.write_cache=25088B", "--workload.number_ios=1", drive=[])),
+        ("write cache, randwrite", _spec("--dram.write_cache=1m", "--workload.rw=randwrite",
+                                         "--workload.number_ios=3000", log)),
+        # Content checking, runtime, DRAM-less, sizes at the capacity edge, big and odd blocks.
+        ("content check, used", _spec("--check.content=true", "--precondition=used", "--workload.number_ios=3000",
+                                      "--workload.bs=12k")),
+        ("runtime only", _spec("--workload.number_ios=0", "--workload.runtime=20ms", log)),
+        ("DRAM-less, seq write 4m", _spec("--dram.size=0", "--workload.rw=write", "--workload.bs=4m",
+                                          "--workload.number_ios=40")),
+        ("last block of the drive", _spec("--workload.offset=30616k", "--workload.bs=4k",
+                                          "--workload.number_ios=100", log)),
+        ("timeseries 1ms", _spec("--timeseries=@timeseries.csv", "--timeseries.interval=1ms",
+                                 "--workload.number_ios=2000")),
+        ("export msr and replay", _spec("--workload.number_ios=300", "--export-trace=@export.trace",
+                                        "--export-trace.format=msr")),
+    ]

@@ -1,0 +1,440 @@
+"""Random valid ssdsim configurations, biased to the edges of every option.
+
+A configuration is a RunSpec: an ordered list of (key, value) pairs, the
+command-line options without the leading "--". Values starting with "@" name
+an output file in the run's own directory (the runner resolves them); trace
+paths are relative to the repository root, where every run is started.
+
+"Valid" means the generator applies the simulator's documented rules itself
+(spare area, write cache within DRAM, span within the user capacity, iodepth
+within the NCQ depth, ...), so most runs are accepted; a refusal (exit 2) is
+counted apart. A few configurations are deliberately at or just past a rule
+(size < bs, a tight spare area): they are where defects hide.
+"""
+import math
+from dataclasses import dataclass, field
+
+PAGE_SIZES = [2048, 4096, 8192, 16384]
+RW = ["read", "write", "randread", "randwrite", "randrw", "rw", "readwrite"]
+TRACE_FORMATS = ["blktrace", "blkparse", "msr", "spc", "fio", "disksim", "alibaba"]
+# Sample traces: (path from the repository root, format, device numbers seen in it).
+SAMPLES = [
+    ("traces/samples/generated/loop0.blktrace.0", "blktrace", ["7,0", "8,0"]),
+    ("traces/samples/generated/loop0", "blktrace", ["7,0"]),            # NAME prefix form
+    ("traces/samples/generated/loop0be.blktrace.0", "blktrace", ["7,0"]),
+    ("traces/samples/generated/loop0.merged.bin", "blktrace", ["7,0"]),
+    ("traces/samples/generated/loop0.blkparse.txt", "blkparse", ["7,0", "7,1"]),
+    ("traces/samples/generated/loop0_q.spc", "spc", ["0", "1"]),
+    ("traces/samples/generated/loop0_q.msr.csv", "msr", ["0", "1"]),
+    ("traces/samples/generated/loop0_q.disksim.trace", "disksim", ["0", "1"]),
+    ("traces/samples/generated/loop0_q.alibaba.csv", "alibaba", ["0", "1"]),
+    ("traces/samples/generated/fio_mix.iolog", "fio", ["0"]),
+    ("traces/samples/apps/build.blktrace.0", "blktrace", ["8,0", "259,0"]),
+    ("traces/samples/apps/build.blkparse.txt", "blkparse", ["8,0", "259,0"]),
+    ("traces/samples/apps/fstrim-desktop.blktrace.0", "blktrace", ["8,0", "259,0"]),
+    ("traces/samples/mqsim/tpcc-small.trace", "disksim", ["0", "1"]),
+    ("traces/samples/mqsim/wsrch-small.trace", "disksim", ["0", "1"]),
+]
+# Malformed inputs (tests/traces/regressions): replayed with trace.skip-bad most of the time.
+BAD_SAMPLES = [
+    ("tests/traces/regressions/blktrace-huge-pdu.bin", "blktrace", ["8,0"]),
+    ("tests/traces/regressions/text-nul-cr.txt", "blkparse", ["8,0"]),
+    ("tests/traces/regressions/msr-time-overflow.csv", "msr", ["0"]),
+    ("tests/traces/regressions/fio-wait-overflow.iolog", "fio", ["0"]),
+]
+JOB_FILES = ["configs/workloads/oltp-mixed.fio"]   # fio job files (--job)
+MAX_PAGES = 1 << 18          # flash pages per drive: keeps preconditioning well under a second
+MAX_PAGE_OPS = 200_000       # page reads/writes caused by the timed phase
+
+
+@dataclass
+class RunSpec:
+    args: list                              # [(key, value)], in command-line order
+    ini: list = field(default_factory=list)  # keys passed through a --config file instead
+
+    def get(self, key, default=None):
+        for k, v in self.args:
+            if k == key:
+                return v
+        return default
+
+    def without(self, index):
+        return RunSpec([a for i, a in enumerate(self.args) if i != index], [k for k in self.ini])
+
+    def keys(self):
+        return [k for k, _ in self.args]
+
+
+# ---- value helpers
+
+def edge_int(rng, lo, hi):
+    """lo a quarter of the time, hi a fifth, else log-uniform in between."""
+    r = rng.random()
+    if r < 0.25:
+        return lo
+    if r < 0.45:
+        return hi
+    return int(round(math.exp(rng.uniform(math.log(max(lo, 1)), math.log(hi)))))
+
+
+def fmt_size(rng, n):
+    """A size with a unit; the unit varies so every spelling gets exercised."""
+    forms = [f"{n}B"]
+    if n % 1024 == 0:
+        forms += [f"{n // 1024}k", f"{n // 1024}KiB"]
+    if n % (1 << 20) == 0:
+        forms += [f"{n >> 20}m", f"{n >> 20}MB"]
+    return rng.choice(forms)
+
+
+def fmt_time_ns(rng, ns):
+    forms = [f"{ns}ns"]
+    if ns % 1000 == 0:
+        forms.append(f"{ns // 1000}us")
+    if ns % 1_000_000 == 0:
+        forms.append(f"{ns // 1_000_000}ms")
+    if ns % 1_000_000_000 == 0:
+        forms.append(f"{ns // 1_000_000_000}s")
+    forms.append(f"{ns / 1e6:g}ms")
+    return rng.choice(forms)
+
+
+def op_value(text):
+    """ftl.op as the simulator reads it: a fraction or a percentage."""
+    return float(text[:-1]) / 100.0 if text.endswith("%") else float(text)
+
+
+def spare_ok(blocks_per_die, op, gc_threshold):
+    """The spare-area rule: spare blocks per die >= gc_threshold + 2."""
+    return blocks_per_die - math.ceil(float(blocks_per_die) / (1.0 + op)) >= gc_threshold + 2
+
+
+def min_op_text(rng, bpd, gc):
+    """The smallest ftl.op (4 decimals, or a percentage) that satisfies the rule, or None."""
+    users = bpd - gc - 2
+    if users < 1:
+        return None
+    op = math.ceil((bpd / users - 1.0) * 10000) / 10000
+    for _ in range(20):
+        text = f"{op * 100:.2f}%" if rng.random() < 0.3 else f"{op:.4f}"
+        if op_value(text) > 10:
+            return None
+        if spare_ok(bpd, op_value(text), gc):
+            return text
+        op += 0.0001
+    return None
+
+
+# ---- the generator
+
+class Generator:
+    def __init__(self, rng, covered=None, keys=None):
+        """keys: the options of the binary's --help; options it lacks are never set."""
+        self.rng = rng
+        self.covered = covered if covered is not None else {}
+        self.keys = keys
+
+    def has(self, key):
+        return self.keys is None or key in self.keys
+
+    def _set(self, args, key, value):
+        if not self.has(key):
+            return
+        args.append((key, value))
+        self.covered[key] = self.covered.get(key, 0) + 1
+
+    def spec(self):
+        rng, a = self.rng, []
+        kind = rng.choices(["synthetic", "trace", "export", "job"], [0.74, 0.2, 0.04, 0.02])[0]
+        if kind == "job" and not self.has("job"):
+            kind = "synthetic"
+        content = rng.random() < 0.15
+        geo = self._geometry(a, content)
+        user_pages = self._ftl(a, geo)
+        self._dram(a, geo, user_pages)
+        self._cpu_sata(a)
+        pre = rng.choice(["none", "seq-fill", "used"])
+        if pre != "seq-fill" or rng.random() < 0.3:
+            self._set(a, "precondition", pre)
+        if pre == "used" and self.op < 0.05 and user_pages > 4096:
+            # almost no spare: each overwrite moves a block's worth of pages (WA ~100): keep it short
+            self._set(a, "precondition.overwrite", rng.choice(["0", "0.01", "0.05"]))
+        elif pre == "used" or rng.random() < 0.05:
+            self._set(a, "precondition.overwrite", rng.choice(["0", "0.5", "1.0", "2", "30%", "0.01"]))
+        if kind == "trace":
+            self._trace(a)
+            if any(k == "trace" and "fstrim" in v for k, v in a):
+                # its 4662 discards span the whole drive: 3 s alone, ~30x that through a write cache
+                a[:] = [(k, v) for k, v in a if k != "dram.write_cache"]
+        elif kind == "job":
+            self._set(a, "job", rng.choice(JOB_FILES))
+        else:
+            self._workload(a, geo, user_pages * geo["page"], content, kind == "export")
+        if kind == "export":
+            self._set(a, "export-trace", "@export.trace")
+            self._set(a, "export-trace.format", rng.choice(TRACE_FORMATS))
+        self._outputs(a, content, kind)
+        spec = RunSpec(a)
+        if rng.random() < 0.1:  # some options through an INI file: the --config path
+            spec.ini = [k for k in spec.keys() if k.split(".")[0] in ("nand", "dram", "cpu", "ftl")
+                        and rng.random() < 0.7]
+            if spec.ini:
+                self.covered["config"] = self.covered.get("config", 0) + 1
+        return spec
+
+    def _geometry(self, a, content):
+        rng = self.rng
+        g = {"channels": edge_int(rng, 1, 16), "dies_per_channel": edge_int(rng, 1, 8),
+             "planes_per_die": edge_int(rng, 1, 4), "blocks_per_plane": edge_int(rng, 8, 4096),
+             "pages_per_block": edge_int(rng, 4, 512)}
+        page = rng.choice(PAGE_SIZES)
+        cap = MAX_PAGES // (8 if content else 1)
+        floor = {"channels": 1, "dies_per_channel": 1, "planes_per_die": 1, "blocks_per_plane": 8,
+                 "pages_per_block": 4}
+        while math.prod(g.values()) > cap:  # shrink a random dimension that can still shrink
+            k = rng.choice([k for k in g if g[k] > floor[k]])
+            g[k] = max(floor[k], g[k] // 2)
+        for k, v in g.items():
+            if rng.random() < 0.9:
+                self._set(a, "nand." + k, str(v))
+            else:  # left at its default: only where the default fits the page budget
+                g[k] = {"channels": 8, "dies_per_channel": 4, "planes_per_die": 2,
+                        "blocks_per_plane": 1024, "pages_per_block": 128}[k]
+                if math.prod(g.values()) > cap:
+                    g[k] = v
+                    self._set(a, "nand." + k, str(v))
+        if page != 4096 or rng.random() < 0.5:
+            self._set(a, "nand.page_size", fmt_size(rng, page))
+        g["page"] = page
+        for key, lo, hi in (("nand.t_read", 1_000, 200_000), ("nand.t_prog", 20_000, 5_000_000),
+                            ("nand.t_erase", 100_000, 10_000_000)):
+            if rng.random() < 0.4:
+                self._set(a, key, fmt_time_ns(rng, edge_int(rng, lo, hi)))
+        if rng.random() < 0.4:
+            self._set(a, "nand.channel_rate", rng.choice(["10MB/s", "40MB/s", "200MB/s", "1GB/s", "33MiB/s",
+                                                           "400000KB/s", "1.5GB/s"]))
+        if rng.random() < 0.2:  # MLC LSB/MSB page times; 0 = the uniform time
+            self._set(a, "nand.page_types", "lsb-msb")
+            for key in ("nand.t_prog_lsb", "nand.t_prog_msb", "nand.t_read_lsb", "nand.t_read_msb"):
+                if rng.random() < 0.6:
+                    self._set(a, key, rng.choice(["0", "20us", "300us", "1500us", "1ms", "40us"]))
+        elif rng.random() < 0.05:
+            self._set(a, "nand.page_types", "uniform")
+        for key in ("nand.partial_read", "nand.copyback"):
+            if rng.random() < 0.15:
+                self._set(a, key, rng.choice(["true", "false"]))
+        return g
+
+    def _ftl(self, a, g):
+        rng = self.rng
+        bpd = g["planes_per_die"] * g["blocks_per_plane"]
+        r = rng.random()
+        gc = 1 if r < 0.35 else 2 if r < 0.55 else edge_int(rng, 1, max(1, min(64, bpd - 3)))
+        mode = rng.choice(["min", "min", "near", "max", "typical"])
+        op = None
+        if mode == "max":
+            op = rng.choice(["10", "1000%", "9.99"])
+            if not spare_ok(bpd, op_value(op), gc):
+                gc = bpd - 2 - math.ceil(bpd / (1.0 + op_value(op)))  # the largest threshold that fits
+        elif mode == "typical":
+            op = rng.choice(["0.07", "7%", "0.28", "25%", "0.5"])
+        elif mode == "near":
+            t = min_op_text(rng, bpd, gc)
+            op = f"{op_value(t) * rng.uniform(1.0, 1.3):.4f}" if t else None
+        if mode == "typical" and op and spare_ok(bpd, op_value(op), gc) and rng.random() < 0.3:
+            # the largest gc_threshold the spare allows at this op
+            gc = bpd - 2 - math.ceil(float(bpd) / (1.0 + op_value(op)))
+        if op is None or op_value(op) > 10 or not spare_ok(bpd, op_value(op), gc):
+            op = min_op_text(rng, bpd, gc)
+        while op is None:  # the threshold is too large for any op <= 10: lower it
+            gc = max(1, gc // 2)
+            op = min_op_text(rng, bpd, gc)
+        if op != "0.07" or rng.random() < 0.5:
+            self._set(a, "ftl.op", op)
+        if gc != 2 or rng.random() < 0.5:
+            self._set(a, "ftl.gc_threshold", str(gc))
+        if rng.random() < 0.2:
+            self._set(a, "ftl.name", "page")
+        pages = g["channels"] * g["dies_per_channel"] * bpd * g["pages_per_block"]
+        self.op = op_value(op)
+        return int(float(pages) / (1.0 + op_value(op)))
+
+    def _dram(self, a, g, user_pages):
+        rng = self.rng
+        entry = 4
+        if rng.random() < 0.2:
+            entry = rng.choice([1, 2, 4, 8, 16])
+            self._set(a, "dram.map_entry", f"{entry}B")
+        cache = 0
+        if rng.random() < 0.4:
+            page = g["page"]
+            cache = rng.choice([page, page * rng.randint(2, 64), page * 3 + 512, 1 << 20, 32 << 20])
+            self._set(a, "dram.write_cache", fmt_size(rng, cache))
+        need = user_pages * entry + cache   # the mapping table and the write cache fit in DRAM
+        if cache == 0 and rng.random() < 0.2:
+            self._set(a, "dram.size", "0")
+        elif rng.random() < 0.5 or need > 64 << 20:
+            size = rng.choice([need, -(-need // 1024) * 1024, max(need, 64 << 20), need + (1 << 20)])
+            self._set(a, "dram.size", fmt_size(rng, size))
+        if rng.random() < 0.3:
+            self._set(a, "dram.bandwidth", rng.choice(["100MB/s", "666MB/s", "3.2GB/s", "1GiB/s", "50MB/s"]))
+        if rng.random() < 0.3:
+            self._set(a, "dram.latency", rng.choice(["0", "1ns", "60ns", "200ns", "0.1us"]))
+
+    def _cpu_sata(self, a):
+        rng = self.rng
+        if rng.random() < 0.3:
+            self._set(a, "cpu.cores", str(edge_int(rng, 1, 64)))
+        if rng.random() < 0.3:
+            self._set(a, "cpu.clock", rng.choice(["1MHz", "50MHz", "200MHz", "1GHz", "2.5GHz", "175000kHz"]))
+        for name in ("decode", "complete", "flash_op", "ftl_lookup", "map_update", "gc_page", "gc_victim"):
+            if rng.random() < 0.15:
+                self._set(a, "cpu.cycles." + name, str(rng.choice([0, 1, 100, 5000, 100_000])))
+        self.ncq = 32
+        if rng.random() < 0.4:
+            self._set(a, "sata.gen", rng.choice(["1", "2", "3"]))
+        if rng.random() < 0.3:
+            self._set(a, "sata.cmd_overhead", rng.choice(["0", "100ns", "2us", "10us", "0.5us"]))
+        if rng.random() < 0.3:
+            self.ncq = edge_int(rng, 1, 32)
+            self._set(a, "sata.ncq_depth", str(self.ncq))
+        # A binary with a host queue takes up to 1024 outstanding IOs whatever the NCQ depth.
+        self.depth = 1024 if self.has("host.cmd_overhead") and rng.random() < 0.15 else self.ncq
+        for key in ("host.cmd_overhead", "host.irq_overhead"):
+            if rng.random() < 0.15:
+                self._set(a, key, rng.choice(["0", "1us", "5us", "20us", "500ns"]))
+        if rng.random() < 0.1:
+            self._set(a, "ftl.idle_after", rng.choice(["0", "100us", "1ms", "10ms"]))
+
+    def _workload(self, a, g, user_bytes, content, export):
+        rng = self.rng
+        page = g["page"]
+        self._set(a, "workload.rw", rng.choice(RW))
+        bs = rng.choice([512, 4096, page, page * rng.randint(2, 16), 512 * rng.randint(1, 8192),
+                         4 << 20, rng.randint(1, 64) * 512])
+        bs = min(bs, 4 << 20, user_bytes)
+        bs -= bs % 512
+        if bs != 4096 or rng.random() < 0.5:
+            self._set(a, "workload.bs", fmt_size(rng, bs))
+        mode = rng.choices(["whole", "offset", "size", "both", "tiny"], [0.35, 0.2, 0.2, 0.22, 0.03])[0]
+        offset = size = 0
+        if mode == "offset":   # span = the rest of the drive, at least one block
+            offset = rng.choice([user_bytes - bs, 512 * rng.randint(0, (user_bytes - bs) // 512)])
+        elif mode == "size":
+            size = min(user_bytes, rng.choice([user_bytes, bs, rng.randint(bs, user_bytes), bs * 3 + 512]))
+        elif mode == "both":
+            size = rng.choice([bs, rng.randint(bs, user_bytes), bs + 512])
+            size = min(size, user_bytes)
+            offset = rng.choice([user_bytes - size, 0, 512 * rng.randint(0, (user_bytes - size) // 512)])
+            offset -= offset % 512
+        elif mode == "tiny":   # a span smaller than one block: must be refused, not crash
+            size = rng.randint(1, max(1, bs - 1))
+        if size:
+            self._set(a, "workload.size", fmt_size(rng, size))
+        if offset or (mode in ("offset", "both") and rng.random() < 0.3):
+            self._set(a, "workload.offset", fmt_size(rng, offset))
+        page_ops = -(-bs // page) + 1
+        cap = max(1, min(4000 if not content else 500, MAX_PAGE_OPS // page_ops))
+        ios = edge_int(rng, 1, cap)
+        runtime = None
+        if not export and rng.random() < 0.15:
+            runtime = fmt_time_ns(rng, edge_int(rng, 1_000, 20_000_000))
+            if rng.random() < 0.5:
+                ios = 0
+        self._set(a, "workload.number_ios", str(ios))
+        if runtime:
+            self._set(a, "workload.runtime", runtime)
+        if rng.random() < 0.6 or self.ncq < 32:
+            self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.depth)))
+        if self.ncq < 32 and rng.random() < 0.7:  # else trace.iodepth's default exceeds the NCQ depth
+            self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.ncq)))
+        if rng.random() < 0.4:
+            self._set(a, "workload.rwmixread", str(rng.choice([0, 100, rng.randint(0, 100)])))
+        if rng.random() < 0.4:
+            self._set(a, "workload.percentage_random", str(rng.choice([0, 100, rng.randint(0, 100)])))
+        if rng.random() < 0.3:
+            self._set(a, "workload.randseed", str(rng.choice([0, 1, 2**64 - 1, rng.getrandbits(64)])))
+        if rng.random() < 0.05 and ios and ios <= 20:
+            self._set(a, "log-level", rng.choice(["trace", "debug"]))
+
+    def _trace(self, a):
+        rng = self.rng
+        bad = rng.random() < 0.1
+        path, fmt, devices = rng.choice(BAD_SAMPLES if bad else SAMPLES)
+        self._set(a, "trace", path)
+        if bad and rng.random() < 0.8:
+            self._set(a, "trace.skip-bad", "true")
+        if rng.random() < 0.4:
+            self._set(a, "trace.format", fmt)
+        timed = rng.random() < 0.5
+        self._set(a, "trace.mode", "timed" if timed else "afap")
+        if timed and rng.random() < 0.6:
+            self._set(a, "trace.speed", rng.choice(["0.5", "1", "10", "1000", "1e6", "2.5"]))
+        if rng.random() < 0.5 or self.ncq < 32:
+            self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.depth)))
+        if self.ncq < 32 and rng.random() < 0.7:  # else workload.iodepth's default exceeds the NCQ depth
+            self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.ncq)))
+        if rng.random() < 0.2:
+            self._set(a, "trace.sector_size", rng.choice(["512B", "4k", "1k"]))
+        if rng.random() < 0.15:
+            self._set(a, "trace.offset", rng.choice(["0", "512B", "1m", "1g"]))
+        if rng.random() < 0.1:
+            self._set(a, "trace.beyond", rng.choice(["wrap", "error"]))
+        if fmt in ("blktrace", "blkparse") and rng.random() < 0.4:
+            self._set(a, "trace.arrival", rng.choice(["Q", "D"]))
+        if not bad and rng.random() < 0.3:
+            self._set(a, "trace.skip-bad", rng.choice(["true", "false", "1", "off"]))
+        if rng.random() < 0.15:
+            self._set(a, "trace.device", rng.choice(devices))
+        big = "/apps/" in path or "/mqsim/" in path
+        if big and self.op < 0.05:
+            # thousands of writes into a drive with almost no spare: a write amplification in the
+            # tens, 30 s and more of wall time. A short window keeps the run within budget.
+            self._set(a, "trace.end", rng.choice(["10ms", "100ms"]))
+        elif "fstrim" in path and rng.random() < 0.8:   # its discards come after 1 s: keep the run short
+            self._set(a, "trace.end", rng.choice(["100ms", "1s", "1100ms", "1.2s"]))
+        elif rng.random() < 0.2:
+            start = rng.choice([0, 1_000_000, 50_000_000, 500_000_000])
+            if start or rng.random() < 0.5:
+                self._set(a, "trace.start", fmt_time_ns(rng, start) if start else "0")
+            if rng.random() < 0.7:
+                self._set(a, "trace.end", fmt_time_ns(rng, start + rng.choice([1_000, 10_000_000, 2_000_000_000])))
+        if rng.random() < 0.2:
+            ops = [o for o in ["read", "write", rng.choice(["discard", "trim"]), "flush"] if rng.random() < 0.6]
+            self._set(a, "trace.ops", ",".join(ops or ["write"]))
+        if rng.random() < 0.05:
+            self._set(a, "workload.runtime", rng.choice(["1ms", "100ms", "2s"]))
+
+    def _outputs(self, a, content, kind):
+        rng = self.rng
+        if kind != "export" and rng.random() < 0.5:
+            if self.has("latency-log.format") and rng.random() < 0.2:  # fio's format: not parsed here
+                self._set(a, "latency-log", "@latency-fio.log")
+                self._set(a, "latency-log.format", "fio")
+            else:
+                self._set(a, "latency-log", "@latency.csv")
+                if rng.random() < 0.1:
+                    self._set(a, "latency-log.format", "csv")
+        if rng.random() < 0.1:
+            self._set(a, "output-format", rng.choice(["normal", "json", "json+", "normal,json"]))
+            if rng.random() < 0.5:
+                self._set(a, "output", "@output.txt")
+        if rng.random() < 0.1:
+            self._set(a, "report.avgtime", rng.choice(["10ms", "100ms", "500ms", "1s"]))
+        if rng.random() < 0.1:
+            self._set(a, "store-data", rng.choice(["true", "false"]))
+        if kind != "export" and rng.random() < 0.15:
+            self._set(a, "timeseries", "@timeseries.csv")
+            # A row per interval up to the last completion: a GC-bound replay can simulate hours,
+            # so traces get coarse intervals (else millions of rows and a "hang").
+            choices = ["1s", "5s", "2500ms"] if kind == "trace" else ["1ms", "10ms", "100ms", "1s", "0.5ms"]
+            if rng.random() < 0.7 or kind == "trace":
+                self._set(a, "timeseries.interval", rng.choice(choices))
+        if content:
+            self._set(a, "check.content", rng.choice(["true", "1", "yes", "on"]))
+        elif rng.random() < 0.05:
+            self._set(a, "check.content", "false")
+        if rng.random() < 0.6:
+            self._set(a, "seed", str(rng.choice([0, 1, 2**64 - 1, rng.getrandbits(64), rng.randint(2, 1000)])))
+        if rng.random() < 0.1 and not any(k == "log-level" for k, _ in a):
+            self._set(a, "log-level", rng.choice(["info", "warn", "error", "off"]))

@@ -1,0 +1,285 @@
+"""Invariants of an accepted run (exit 0): the JSON report (docs/report.md)
+and the latency log, checked against each other and against the options.
+
+Every expectation comes from the effective options the report echoes
+("options") and from counts in other parts of the report, never from a
+second run: a broken invariant is a defect whatever the values are.
+check_report() returns a list of (name, message); empty means all hold.
+"""
+import csv
+import math
+
+_SIZE = {"B": 1, "b": 1, "k": 1024, "K": 1024, "KB": 1024, "KiB": 1024, "kB": 1024,
+         "m": 1 << 20, "M": 1 << 20, "MB": 1 << 20, "MiB": 1 << 20,
+         "g": 1 << 30, "G": 1 << 30, "GB": 1 << 30, "GiB": 1 << 30,
+         "t": 1 << 40, "T": 1 << 40, "TB": 1 << 40, "TiB": 1 << 40}
+_TIME = {"ps": 1e-12, "ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0}
+OPS = ("read", "write", "trim")
+EPS = 1e-9
+
+
+def _split(text):
+    text = text.strip()
+    i = len(text)
+    while i and not (text[i - 1].isdigit() or text[i - 1] == "."):
+        i -= 1
+    return float(text[:i]), text[i:].strip()
+
+
+def parse_size(text):
+    if text.strip() == "0":
+        return 0
+    n, unit = _split(text)
+    return int(n * _SIZE[unit])
+
+
+def parse_seconds(text):
+    if text.strip() == "0":
+        return 0.0
+    n, unit = _split(text)
+    return n * _TIME[unit]
+
+
+def parse_op(text):
+    return float(text[:-1]) / 100.0 if text.endswith("%") else float(text)
+
+
+class Checker:
+    def __init__(self):
+        self.problems = []
+
+    def __call__(self, ok, name, message):
+        if not ok:
+            self.problems.append((name, message))
+        return ok
+
+
+def _numbers(node, path=""):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _numbers(v, f"{path}.{k}" if path else k)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _numbers(v, f"{path}[{i}]")
+    elif node is None or (isinstance(node, (int, float)) and not isinstance(node, bool)):
+        yield path, node
+
+
+def _close(a, b, rel=1e-9, abs_=1e-6):
+    return abs(a - b) <= max(abs_, rel * max(abs(a), abs(b)))
+
+
+def _latency(check, op, name, lat, n):
+    where = f"{op}.{name}"
+    check(lat.get("N") == n, "lat-N", f"{where}.N = {lat.get('N')}, total_ios = {n}")
+    if n == 0:
+        return
+    lo, hi, mean = lat["min"], lat["max"], lat["mean"]
+    if name == "lat_ns" and op in ("read", "write"):  # data crosses the link: never instantaneous
+        check(lo > 0, "lat-min-positive", f"{where}.min = {lo}")
+    check(lo <= mean * (1 + EPS) + EPS and mean <= hi * (1 + EPS) + EPS, "lat-min-mean-max",
+          f"{where}: min {lo}, mean {mean}, max {hi}")
+    pct = sorted(((float(k), v) for k, v in lat.get("percentile", {}).items()))
+    if not check(len(pct) > 0, "lat-percentiles", f"{where} has no percentiles"):
+        return
+    values = [v for _, v in pct]
+    check(all(x <= y for x, y in zip(values, values[1:])), "lat-percentiles-monotone", f"{where}: {values}")
+    check(all(lo <= v <= hi for v in values), "lat-percentiles-in-range",
+          f"{where}: percentiles {values[0]}..{values[-1]} outside [{lo}, {hi}]")
+
+
+def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
+    """Problems with one report; latency_rows, timeseries_rows: the parsed CSV files or None.
+
+    expect: optional dict with "records" (a replayed export: records the
+    trace must hold) and "trace_bytes" (size of the replayed trace file)."""
+    check = Checker()
+    for key in ("read", "write", "trim", "flush", "device", "options"):
+        if not check(key in report, "schema", f"report has no '{key}'"):
+            return check.problems
+    for path, v in _numbers(report):
+        check(v is not None and not (isinstance(v, float) and math.isnan(v)), "nan", f"{path} is {v}")
+        check(v is None or v >= 0, "negative", f"{path} = {v}")
+    if check.problems:
+        return check.problems
+    o, dev = report["options"], report["device"]
+    trace = report.get("trace")
+    ios = {op: report[op]["total_ios"] for op in OPS}
+    total = sum(ios.values()) + report["flush"]["total_ios"]
+    number_ios = int(o["workload.number_ios"])
+    runtime = parse_seconds(o["workload.runtime"])
+
+    # -- IO counts
+    if trace is not None:
+        check(trace["records_read"] == trace["replayed"] + trace["filtered"], "trace-records",
+              f"records_read {trace['records_read']} != replayed {trace['replayed']} + filtered {trace['filtered']}")
+        check(trace["filtered"] == sum(trace["filtered_by"].values()), "trace-filtered-by",
+              f"filtered {trace['filtered']} != sum of filtered_by {trace['filtered_by']}")
+        check(trace["skipped_bad"] == sum(trace["skipped_by"].values()), "trace-skipped-by",
+              f"skipped_bad {trace['skipped_bad']} != sum of skipped_by {trace['skipped_by']}")
+        check(trace["remapped"] <= trace["replayed"], "trace-remapped",
+              f"remapped {trace['remapped']} > replayed {trace['replayed']}")
+        if runtime == 0:
+            check(total == trace["replayed"], "total-ios", f"completed {total} != replayed {trace['replayed']}")
+        else:
+            check(total <= trace["replayed"], "total-ios", f"completed {total} > replayed {trace['replayed']}")
+        if expect and "trace_bytes" in expect and trace["format"] == "blktrace":
+            most = -(-expect["trace_bytes"] // 48)   # a blktrace record takes at least 48 bytes
+            check(trace["skipped_bad"] <= most, "trace-skipped-bad",
+                  f"skipped_bad {trace['skipped_bad']} > {most} records in {expect['trace_bytes']} bytes")
+        if expect and "records" in expect:
+            check(trace["records_read"] == expect["records"], "export-roundtrip",
+                  f"exported {expect['records']} requests, replay read {trace['records_read']}")
+    elif o.get("job"):
+        pass  # an fio job file: its own sizes, runtimes and FLUSHes; the drive-level checks below apply
+    else:
+        if runtime == 0:
+            check(total == number_ios, "total-ios", f"completed {total} != workload.number_ios {number_ios}")
+        elif number_ios:
+            check(total <= number_ios, "total-ios", f"completed {total} > workload.number_ios {number_ios}")
+        bs = parse_size(o["workload.bs"])
+        for op in ("read", "write"):
+            check(report[op]["io_bytes"] == ios[op] * bs, "io-bytes",
+                  f"{op}.io_bytes {report[op]['io_bytes']} != {ios[op]} IOs x bs {bs}")
+        check(ios["trim"] == 0 and report["flush"]["total_ios"] == 0, "synthetic-ops",
+              f"synthetic workload completed {ios['trim']} trims, {report['flush']['total_ios']} flushes")
+        rw = o["workload.rw"]
+        if rw in ("read", "randread"):
+            check(ios["write"] == 0, "rw-pattern", f"rw={rw} completed {ios['write']} writes")
+        if rw in ("write", "randwrite"):
+            check(ios["read"] == 0, "rw-pattern", f"rw={rw} completed {ios['read']} reads")
+    check(dev["sata"]["commands"] == total, "sata-commands",
+          f"device.sata.commands {dev['sata']['commands']} != completed IOs {total}")
+
+    # -- flash accounting
+    host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
+    check(flash == host + moved, "flash-pages", f"flash_pages_written {flash} != host {host} + gc moved {moved}")
+    if host > 0:
+        wa = dev["write_amplification"]
+        check(wa >= 1 - EPS, "write-amplification", f"write_amplification {wa} < 1")
+        check(_close(wa, flash / host), "write-amplification", f"write_amplification {wa} != {flash}/{host}")
+    chans = dev["channels"]
+    programs = sum(c["programs"] + c["gc_programs"] for c in chans)
+    check(programs == flash, "channel-programs", f"sum of channel programs + gc_programs {programs} != {flash}")
+    gc_erases = sum(c["gc_erases"] for c in chans)
+    check(gc_erases == dev["gc_runs"], "gc-erases", f"sum of gc_erases {gc_erases} != gc_runs {dev['gc_runs']}")
+    gc_reads = sum(c["gc_reads"] for c in chans)
+    check(gc_reads == moved, "gc-reads", f"sum of gc_reads {gc_reads} != gc_pages_moved {moved}")
+    ec = dev["erase_count"]
+    check(ec["min"] <= ec["mean"] + EPS and ec["mean"] <= ec["max"] + EPS, "erase-count", f"erase_count {ec}")
+
+    # -- geometry and capacity, computed here from the options
+    ch, dpc = int(o["nand.channels"]), int(o["nand.dies_per_channel"])
+    pages = ch * dpc * int(o["nand.planes_per_die"]) * int(o["nand.blocks_per_plane"]) * int(o["nand.pages_per_block"])
+    page = parse_size(o["nand.page_size"])
+    check(len(chans) == ch, "geometry", f"{len(chans)} channels reported, nand.channels = {ch}")
+    check(len(dev["dies"]) == ch * dpc, "geometry", f"{len(dev['dies'])} dies reported, expected {ch * dpc}")
+    check(dev["raw_capacity_bytes"] == pages * page, "capacity",
+          f"raw_capacity_bytes {dev['raw_capacity_bytes']} != {pages} pages x {page}")
+    user = int(float(pages) / (1.0 + parse_op(o["ftl.op"]))) * page
+    check(dev["user_capacity_bytes"] == user, "capacity", f"user_capacity_bytes {dev['user_capacity_bytes']} != {user}")
+
+    # -- utilisation
+    utils = [("sata", dev["sata"]["utilisation"]), ("cpu", dev["cpu"]["utilisation"]),
+             ("dram", dev["dram"]["utilisation"])]
+    utils += [(f"channels[{i}]", c["utilisation"]) for i, c in enumerate(chans)]
+    utils += [(f"dies[{i}]", d["utilisation"]) for i, d in enumerate(dev["dies"])]
+    for name, u in utils:
+        check(0 <= u <= 1 + EPS, "utilisation", f"{name}.utilisation = {u}")
+
+    # -- latencies
+    for op in OPS:
+        for name in ("lat_ns", "clat_ns", "slat_ns"):
+            _latency(check, op, name, report[op][name], ios[op])
+        if ios[op]:
+            lat, c, s = (report[op][k]["mean"] for k in ("lat_ns", "clat_ns", "slat_ns"))
+            check(_close(lat, c + s, 1e-9, 1.0), "lat-sum", f"{op}: lat.mean {lat} != clat.mean {c} + slat.mean {s}")
+    fl = report["flush"]
+    if fl["total_ios"]:
+        check(fl["lat_ns"]["mean"] <= fl["lat_ns"]["max"] * (1 + EPS), "lat-min-mean-max", f"flush: {fl['lat_ns']}")
+
+    if latency_rows is not None:
+        _check_latency_log(check, latency_rows, report, ios, total, trace is None and not o.get("job"))
+    if timeseries_rows is not None:
+        _check_timeseries(check, timeseries_rows, report, ios)
+    return check.problems
+
+
+def _check_timeseries(check, rows, report, ios):
+    """Each interval's IOPS x its length is a count of completions: per op they sum to total_ios.
+
+    The length is the row's interval_s where the file has that column (the last row covers a
+    partial interval), else timeseries.interval. Latency columns are empty in an interval
+    without IOs of their kind."""
+    interval = parse_seconds(report["options"]["timeseries.interval"])
+    sums = {"read": 0.0, "write": 0.0, "trim": 0.0, "flush": 0.0}
+    last = -1.0
+    for r in rows:
+        try:
+            values = {k: float(v) for k, v in r.items() if not (v == "" and "_lat_" in k)}
+        except (TypeError, ValueError):
+            check(False, "timeseries-row", f"unparsable row {r}")
+            return
+        if not check(all(math.isfinite(v) and v >= 0 for v in values.values()), "timeseries-row",
+                     f"NaN, infinite or negative value in {r}"):
+            return
+        check(values["time_s"] > last, "timeseries-time", f"time_s {values['time_s']} after {last}")
+        last = values["time_s"]
+        for op in sums:
+            sums[op] += values[f"{op}_iops"] * values.get("interval_s", interval)
+    counts = dict(ios, flush=report["flush"]["total_ios"])
+    for op, n in counts.items():
+        check(abs(sums[op] - n) <= 0.5 + 1e-6 * n, "timeseries-iops",
+              f"{op}: sum of {op}_iops x interval = {sums[op]:.3f}, total_ios {n}")
+
+
+def _check_latency_log(check, rows, report, ios, total, synthetic):
+    if not check(len(rows) == total, "latency-log-rows", f"latency log has {len(rows)} rows, report {total} IOs"):
+        return
+    by_op, bad = {}, None
+    bs = parse_size(report["options"]["workload.bs"]) if synthetic else None
+    for r in rows:
+        try:
+            arrival, start, done = int(r["arrival_ns"]), int(r["start_ns"]), int(r["completion_ns"])
+            ok = (arrival <= start <= done and int(r["host_wait_ns"]) == start - arrival
+                  and int(r["device_latency_ns"]) == done - start and (bs is None or int(r["bytes"]) == bs))
+        except (KeyError, TypeError, ValueError):
+            ok = False
+        if not ok and bad is None:
+            bad = r
+        if ok:
+            by_op.setdefault(r["op"], []).append(done - arrival)
+    if not check(bad is None, "latency-log-row", f"inconsistent row {bad}"):
+        return
+    names = {"read": "read", "write": "write", "trim": "trim", "discard": "trim", "flush": "flush"}
+    for name, lats in by_op.items():
+        op = names.get(name)
+        if not check(op is not None, "latency-log-op", f"unknown op '{name}'"):
+            continue
+        if op == "flush":
+            check(len(lats) == report["flush"]["total_ios"], "latency-log-count",
+                  f"{len(lats)} flush rows, report {report['flush']['total_ios']}")
+            continue
+        lat = report[op]["lat_ns"]
+        check(len(lats) == ios[op], "latency-log-count", f"{len(lats)} {name} rows, report {ios[op]}")
+        # The log's timestamps are each truncated to whole ns, the report's latencies are
+        # exact differences: one row may be 1 ns off.
+        check(abs(min(lats) - lat["min"]) <= 1 and abs(max(lats) - lat["max"]) <= 1, "latency-log-minmax",
+              f"{op}: log min/max {min(lats)}/{max(lats)}, report {lat['min']}/{lat['max']}")
+        check(_close(sum(lats) / len(lats), lat["mean"], 1e-9, 1.0), "latency-log-mean",
+              f"{op}: log mean {sum(lats) / len(lats)}, report {lat['mean']}")
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def comparable(report):
+    """The report without what may differ between two identical runs:
+    wall-clock seconds and the output paths."""
+    r = dict(report)
+    r["device"] = {k: v for k, v in report.get("device", {}).items() if k != "wall_clock_s"}
+    r["options"] = {k: v for k, v in report.get("options", {}).items()
+                    if k not in ("report", "latency-log", "timeseries", "export-trace", "output", "config")}
+    return r

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Self-test of scripts/stress_lib/invariants.py: every invariant can fail.
+
+Takes a real report, latency log and timeseries from the ssdsim under test
+(a small drive and workload away from the known-fragile corners), checks
+that they pass, then breaks one field at a time and checks that the
+matching invariant reports it. Run: tests/stress/test_invariants.py BINARY
+(ctest: stress_invariants).
+"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from stress_lib import invariants  # noqa: E402
+
+BINARY = os.path.join(ROOT, "build", "ssdsim")
+DRIVE = ["--nand.channels=2", "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64", "--nand.pages_per_block=32"]
+
+
+def simulate(*args):
+    """(report, latency rows, timeseries rows) of one run."""
+    with tempfile.TemporaryDirectory() as d:
+        files = {n: os.path.join(d, n) for n in ("r.json", "l.csv", "t.csv")}
+        subprocess.run([BINARY, *DRIVE, *args, f"--report={files['r.json']}", f"--latency-log={files['l.csv']}",
+                        f"--timeseries={files['t.csv']}", "--timeseries.interval=1ms"],
+                       cwd=ROOT, check=True, capture_output=True, timeout=60)
+        with open(files["r.json"]) as f:
+            report = json.load(f)
+        return report, invariants.read_csv(files["l.csv"]), invariants.read_csv(files["t.csv"])
+
+
+class Invariants(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.synthetic = simulate("--workload.number_ios=2000", "--workload.rw=randrw")
+        cls.trace = simulate("--trace=traces/samples/generated/loop0.blktrace.0", "--trace.mode=afap")
+
+    def names(self, run, mutate):
+        report, rows, series = copy.deepcopy(run)
+        mutate(report, rows, series)
+        return {name for name, _ in invariants.check_report(report, rows, None, series)}
+
+    def assertBreaks(self, name, mutate, run=None):
+        self.assertIn(name, self.names(run or self.synthetic, mutate))
+
+    def test_real_runs_pass(self):
+        for run in (self.synthetic, self.trace):
+            self.assertEqual(invariants.check_report(run[0], run[1], None, run[2]), [])
+        self.assertGreater(self.synthetic[0]["device"]["gc_runs"], 0)  # GC ran: its sums are exercised
+
+    def test_counts(self):
+        self.assertBreaks("total-ios", lambda r, *_: r["write"].update(total_ios=r["write"]["total_ios"] + 1))
+        self.assertBreaks("sata-commands", lambda r, *_: r["device"]["sata"].update(commands=1))
+        self.assertBreaks("io-bytes", lambda r, *_: r["read"].update(io_bytes=r["read"]["io_bytes"] + 512))
+        self.assertBreaks("synthetic-ops", lambda r, *_: r["flush"].update(total_ios=1))
+
+    def test_flash(self):
+        d = "device"
+        self.assertBreaks("flash-pages", lambda r, *_: r[d].update(flash_pages_written=r[d]["flash_pages_written"] + 1))
+        self.assertBreaks("write-amplification", lambda r, *_: r[d].update(write_amplification=0.9))
+        self.assertBreaks("channel-programs", lambda r, *_: r[d]["channels"][0].update(programs=0))
+        self.assertBreaks("gc-erases", lambda r, *_: r[d]["channels"][1].update(gc_erases=10**6))
+        self.assertBreaks("gc-reads", lambda r, *_: r[d]["channels"][1].update(gc_reads=10**6))
+        self.assertBreaks("capacity", lambda r, *_: r[d].update(user_capacity_bytes=r[d]["user_capacity_bytes"] + 4096))
+        self.assertBreaks("geometry", lambda r, *_: r[d]["dies"].pop())
+
+    def test_numbers_and_utilisation(self):
+        self.assertBreaks("nan", lambda r, *_: r["device"].update(gc_runs=None))
+        self.assertBreaks("nan", lambda r, *_: r["read"]["lat_ns"].update(stddev=float("nan")))
+        self.assertBreaks("negative", lambda r, *_: r["device"].update(trimmed_pages=-1))
+        self.assertBreaks("utilisation", lambda r, *_: r["device"]["dies"][3].update(utilisation=1.2))
+        self.assertBreaks("utilisation", lambda r, *_: r["device"]["cpu"].update(utilisation=1.0001))
+
+    def test_latencies(self):
+        def lat(op, **kw):
+            return lambda r, *_: r[op]["lat_ns"].update(**kw)
+        mx = self.synthetic[0]["read"]["lat_ns"]["max"]
+        self.assertBreaks("lat-N", lambda r, *_: r["write"]["clat_ns"].update(N=1))
+        self.assertBreaks("lat-min-positive", lat("read", min=0))
+        self.assertBreaks("lat-min-mean-max", lat("read", mean=mx + 1))
+        self.assertBreaks("lat-sum", lambda r, *_: r["write"]["slat_ns"].update(mean=r["write"]["slat_ns"]["mean"] + 10))
+        self.assertBreaks("lat-percentiles-in-range", lambda r, *_: r["read"]["lat_ns"]["percentile"].update(
+            {"99.990000": mx + 1}))
+        self.assertBreaks("lat-percentiles-monotone", lambda r, *_: r["read"]["lat_ns"]["percentile"].update(
+            {"1.000000": r["read"]["lat_ns"]["percentile"]["50.000000"] + 1}))
+
+    def test_latency_log(self):
+        self.assertBreaks("latency-log-rows", lambda r, rows, s: rows.pop())
+        self.assertBreaks("latency-log-row", lambda r, rows, s: rows[5].update(host_wait_ns="7"))
+        self.assertBreaks("latency-log-minmax", lambda r, rows, s: r["read"]["lat_ns"].update(
+            max=r["read"]["lat_ns"]["max"] + 5))
+        self.assertBreaks("lat-percentiles", lambda r, *_: r["read"]["lat_ns"].update(percentile={}))
+
+    def test_timeseries(self):
+        self.assertBreaks("timeseries-iops", lambda r, rows, s: s[0].update(read_iops="2000"))
+        self.assertBreaks("timeseries-row", lambda r, rows, s: s[1].update(write_MBps="nan"))
+
+    def test_trace(self):
+        t = "trace"
+        self.assertBreaks("trace-remapped", lambda r, *_: r[t].update(remapped=r[t]["replayed"] + 1), self.trace)
+        self.assertBreaks("trace-records", lambda r, *_: r[t].update(records_read=r[t]["records_read"] + 1), self.trace)
+        self.assertBreaks("trace-filtered-by", lambda r, *_: r[t].update(filtered_by={"device": 3}), self.trace)
+        self.assertBreaks("trace-skipped-by", lambda r, *_: r[t].update(skipped_bad=2), self.trace)
+        self.assertBreaks("total-ios", lambda r, *_: r[t].update(replayed=r[t]["replayed"] - 1,
+                                                                 filtered=r[t]["filtered"] + 1), self.trace)
+
+    def test_determinism_ignores_only_wall_clock_and_paths(self):
+        a, b = copy.deepcopy(self.synthetic[0]), copy.deepcopy(self.synthetic[0])
+        b["device"]["wall_clock_s"]["timed"] += 1
+        b["options"]["report"] = "/elsewhere.json"
+        self.assertEqual(invariants.comparable(a), invariants.comparable(b))
+        b["device"]["simulated_time_ns"] += 1
+        self.assertNotEqual(invariants.comparable(a), invariants.comparable(b))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        BINARY = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

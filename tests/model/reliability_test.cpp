@@ -343,3 +343,10 @@ TEST(FtlConfig, PluginOptionOutOfRangeNamesTheOption) {
   expect_bad(kSmall + "--ftl.gc.policy=d-choice --ftl.gc.d=0", "option '--ftl.gc.d'");
 }
 }  // namespace
+
+namespace {
+TEST(FtlConfig, DftlMapCacheBeyondDramNamesTheOption) {
+  expect_bad(kSmall + "--ftl.name=dftl --dram.size=1m --ftl.map_cache=2m", "option '--ftl.map_cache'");
+  expect_bad(kSmall + "--ftl.name=dftl --dram.size=0 --ftl.map_cache=1m", "controller SRAM");
+}
+}  // namespace

@@ -95,7 +95,14 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   work.map_reads += 1;
   work.map_writes += 1;
   if (l2p_[lpn.v] != kNone) invalidate(l2p_[lpn.v]);
+  bool after_gc = false;
+  const Ppn ppn = place(lpn.v, {lpn.v, version}, work, after_gc);
+  ++stats_.host_pages_written;
+  // The host page waits for any GC (or wear levelling) this write triggered.
+  work.add({FlashOp::Kind::Program, ppn, false, -1, after_gc});
+}
 
+Ppn PageFtl::place(uint32_t id, const PageContent& content, FtlWork& work, bool& after_gc) {
   // Round-robin over dies, skipping a die that is full of valid data.
   uint32_t die = die_cursor_;
   for (uint32_t tries = 0; die_valid_[die] >= die_cap_; ++tries) {
@@ -110,16 +117,16 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   if (dies_[die].free_blocks.size() <= params_.gc_threshold) collect(die, false, work);
   uint32_t block, page;
   const Ppn ppn = allocate(die, false, work, block, page);
-  media_.program(BlockId(block), page, {lpn.v, version});
-  p2l_[ppn.v] = lpn.v;
-  l2p_[lpn.v] = ppn.v;
+  media_.program(BlockId(block), page, content);
+  p2l_[ppn.v] = id;
+  l2p_[id] = ppn.v;
   ++valid_[block];
   ++die_valid_[die];
-  ++stats_.host_pages_written;
   ++stats_.flash_pages_written;
   ++seq_;
-  // The host page waits for any GC (or wear levelling) this write triggered.
-  work.add({FlashOp::Kind::Program, ppn, false, -1, work.ops.size() != ops_before});
+  // Any GC (or wear levelling) this write triggered: the program waits for it.
+  after_gc = work.ops.size() != ops_before;
+  return ppn;
 }
 
 void PageFtl::trim(Lpn lpn, FtlWork& work) {
@@ -214,6 +221,7 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
     ++stats_.flash_pages_written;
     ++seq_;
     --budget;
+    on_moved(lpn);
   }
   if (d.victim_cursor < geo_.pages_per_block) return true;  // more slices to come
   // Every valid page has moved: erase once all of the victim's reads are done.
@@ -344,7 +352,7 @@ void PageFtl::bucket_remove(uint32_t block) {
 void PageFtl::check_consistency() const {
   auto fail = [](const std::string& what) { throw std::logic_error("page FTL inconsistent: " + what); };
   std::vector<uint32_t> count(geo_.blocks(), 0);
-  for (uint64_t l = 0; l < user_pages_; ++l) {
+  for (uint64_t l = 0; l < l2p_.size(); ++l) {
     const uint32_t p = l2p_[l];
     if (p == kNone) continue;
     if (p2l_[p] != l) fail("l2p[" + std::to_string(l) + "] -> " + std::to_string(p) + " but p2l disagrees");

@@ -48,7 +48,8 @@ class PageFtl : public Ftl {
   }
   void reset_stats() override;
 
- private:
+ protected:
+  // (Protected for FTLs built on this one's block management, e.g. dftl.)
   static constexpr uint32_t kNone = UINT32_MAX;
   enum class BlockState : uint8_t { Free, Active, Closed, Victim };
   struct WritePoint {
@@ -66,6 +67,12 @@ class PageFtl : public Ftl {
     bool wl_pending = false;            // the erase-count spread may exceed ftl.wl.threshold
   };
 
+  // Write `content` as logical page `id` (an index into l2p_) on the next die
+  // in turn, after the slice of foreground GC that die owes; sets `after_gc`
+  // when that GC emitted ops the program must wait for. Returns the new Ppn.
+  Ppn place(uint32_t id, const PageContent& content, FtlWork& work, bool& after_gc);
+  // GC has just moved logical page `id` (its l2p_ entry is updated).
+  virtual void on_moved(uint32_t /*id*/) {}
   // Next free page on `die` for host or GC data; sets `block` and `page`
   // (avoiding divisions on the hot path) and returns the Ppn.
   Ppn allocate(uint32_t die, bool for_gc, FtlWork& work, uint32_t& block, uint32_t& page);
@@ -91,7 +98,7 @@ class PageFtl : public Ftl {
   FlashGeometry geo_;
   FlashMedia& media_;
   uint64_t user_pages_;
-  std::vector<uint32_t> l2p_;          // LPN -> PPN
+  std::vector<uint32_t> l2p_;          // LPN -> PPN (a derived FTL may append its own pages)
   std::vector<uint32_t> p2l_;          // PPN -> LPN (kNone: invalid or erased)
   std::vector<uint16_t> valid_;        // valid pages per block
   std::vector<BlockState> state_;

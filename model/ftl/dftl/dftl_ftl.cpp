@@ -1,0 +1,272 @@
+#include "model/ftl/dftl/dftl_ftl.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ssd::ftl {
+
+namespace {
+FtlRegistration registration(
+    "dftl", "demand-based page mapping (DFTL): mapping table on flash, LRU cache of entries in DRAM",
+    [](const FtlParams& p, FlashMedia& m) { return std::make_unique<DftlFtl>(p, m); },
+    {{"ftl.map_cache", "256k", "size",
+      "cached mapping entries in DRAM (the table itself lives in translation pages on flash); "
+      "with dram.size=0 it lives in controller SRAM"}});
+}
+
+DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media) : PageFtl(p, media) {
+  const uint64_t entry = p.map_entry_bytes;
+  if (entry == 0 || entry > geo_.page_size) throw std::invalid_argument("map entry size must be 1 .. page size bytes");
+  per_tpage_ = uint32_t(geo_.page_size / entry);
+  tpages_ = (user_pages_ + per_tpage_ - 1) / per_tpage_;
+  // Translation pages take flash like user data: the dies must hold both.
+  if (uint64_t(geo_.dies()) * die_cap_ < user_pages_ + tpages_)
+    throw std::invalid_argument("spare area too small for the " + std::to_string(tpages_) +
+                                " translation pages of the dftl FTL");
+
+  const uint64_t want = uint64_t(p.options.get("ftl.map_cache"));
+  if (want < entry)
+    throw FtlConfigError("ftl.map_cache", "the map cache (" + std::to_string(want) +
+                                              " bytes) must hold at least one mapping entry (" +
+                                              std::to_string(entry) + " bytes)");
+  const uint64_t gtd = tpages_ * entry;
+  const bool sram = p.dram_bytes == 0;
+  const uint64_t room = sram ? kSramBytes : p.dram_bytes;
+  if (want + gtd > room)
+    throw FtlConfigError(
+        "ftl.map_cache",
+        "the map cache (" + std::to_string(want) + " bytes) and the translation directory (" + std::to_string(gtd) +
+            " bytes) do not fit in " +
+            (sram ? "the controller SRAM of a DRAM-less drive (" + std::to_string(kSramBytes) + " bytes)"
+                  : "the DRAM left after the write cache (" + std::to_string(p.dram_bytes) + " bytes)"));
+  // A cache larger than the whole table holds the whole table.
+  capacity_ = std::min<uint64_t>(want / entry, user_pages_);
+
+  l2p_.resize(user_pages_ + tpages_, kNone);  // the GTD after the user pages
+  flags_.assign(user_pages_, 0);
+  prev_.assign(user_pages_, kNone);
+  next_.assign(user_pages_, kNone);
+  on_flash_.assign(user_pages_, kNone);
+}
+
+void DftlFtl::unlink(uint32_t lpn) {
+  const uint32_t p = prev_[lpn], n = next_[lpn];
+  (p != kNone ? next_[p] : head_) = n;
+  (n != kNone ? prev_[n] : tail_) = p;
+}
+
+void DftlFtl::push_front(uint32_t lpn) {
+  prev_[lpn] = kNone;
+  next_[lpn] = head_;
+  (head_ != kNone ? prev_[head_] : tail_) = lpn;
+  head_ = lpn;
+}
+
+int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
+  if (flags_[lpn] & kCached) {
+    ++map_.hits;
+    if (head_ != lpn) unlink(lpn), push_front(lpn);
+    return -1;
+  }
+  ++map_.misses;
+  // Make room first (DFTL evicts, then loads): the eviction's write-back may
+  // run GC, whose moves can bring entries (even this one) into the cache.
+  while (cached_ >= capacity_) evict(work);
+  if (flags_[lpn] & kCached) {  // GC moved this page just now: its entry is known
+    unlink(lpn), push_front(lpn);
+    return -1;
+  }
+  flags_[lpn] = kCached;
+  push_front(lpn);
+  ++cached_;
+  const uint32_t tpage = l2p_[user_pages_ + lpn / per_tpage_];
+  if (tpage == kNone) return -1;  // never written back: every entry of it is unmapped
+  ++map_.tpage_reads;
+  const int32_t index = int32_t(work.ops.size());
+  work.add({FlashOp::Kind::Read, Ppn(tpage)});
+  return index;
+}
+
+void DftlFtl::evict(FtlWork& work) {
+  const uint32_t victim = tail_;
+  // Unlink the tail (its next_ is known to be none: not read, a cache miss).
+  tail_ = prev_[victim];
+  (tail_ != kNone ? next_[tail_] : head_) = kNone;
+  --cached_;
+  // The next victim is a long-unused, hence uncached, entry: fetch what its
+  // eviction will touch while this one's work goes on.
+  if (tail_ != kNone)
+    __builtin_prefetch(&prev_[tail_]), __builtin_prefetch(&flags_[tail_]), __builtin_prefetch(&next_[tail_], 1);
+  // Out of the cache before the write-back: GC run by its program may move
+  // the victim's page, and must then bring the entry back in (dirty).
+  flags_[victim] &= uint8_t(~kCached);
+  if (flags_[victim] & kDirty) {
+    ++map_.dirty_evictions;
+    write_back(victim / per_tpage_, work);  // cleans the victim with the rest of its page
+  }
+}
+
+void DftlFtl::write_back(uint32_t t, FtlWork& work) {
+  const uint32_t id = uint32_t(user_pages_) + t;
+  int32_t read_index = -1;
+  if (l2p_[id] != kNone) {
+    // Read the old version for the entries not in the cache; it is stale once
+    // the new one is programmed (invalid now, so GC never copies it).
+    ++map_.tpage_reads;
+    read_index = int32_t(work.ops.size());
+    work.add({FlashOp::Kind::Read, Ppn(l2p_[id])});
+    invalidate(l2p_[id]);
+  }
+  // Merge the dirty entries (read from the cache in DRAM) into the page.
+  const uint32_t first = t * per_tpage_, end = uint32_t(std::min<uint64_t>(first + per_tpage_, user_pages_));
+  uint32_t merged = 0;
+  for (uint32_t l = first; l < end; ++l) {
+    const uint32_t d = flags_[l] >> 1;  // branch-free: the loop vectorises
+    merged += d;
+    on_flash_[l] = d ? l2p_[l] : on_flash_[l];
+    flags_[l] &= uint8_t(~kDirty);
+  }
+  map_.written_back += merged;
+  work.map_reads += merged;
+  work.cpu_cycles += params_.cycles.map_update;
+  bool after_gc = false;
+  const Ppn ppn = place(id, {id, ++tpage_version_}, work, after_gc);
+  ++map_.tpage_writes;
+  work.add({FlashOp::Kind::Program, ppn, false, read_index, after_gc});
+}
+
+void DftlFtl::on_moved(uint32_t id) {
+  if (id >= user_pages_) {
+    ++map_.gc_tpages_moved;  // l2p_ is the GTD for these: already updated
+    return;
+  }
+  {
+    // GC walks its victim in page order: fetch the entry state of a page a
+    // few ahead (the die's victim is the one being collected now).
+    const Die& d = dies_[l2p_[id] / geo_.pages_per_block / geo_.blocks_per_die()];
+    const uint32_t ahead = d.victim_cursor + 8;
+    if (d.victim != kNone && ahead < geo_.pages_per_block) {
+      const uint32_t next = p2l_[d.victim * geo_.pages_per_block + ahead];
+      if (next < user_pages_) __builtin_prefetch(&flags_[next]);
+    }
+  }
+  if (!(flags_[id] & kCached)) {
+    // Into the cache, dirty, at the recent end: written back later with the
+    // other dirty entries of its translation page. (At the cold end it would
+    // be evicted at once, one translation-page write per moved page; those
+    // writes need GC in turn, and random-write steady state measured a write
+    // amplification of 64 on the bench drive.)
+    push_front(id);
+    ++cached_;
+  }
+  flags_[id] = kCached | kDirty;
+}
+
+void DftlFtl::read(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup;
+  work.map_reads += 1;
+  const size_t first_op = work.ops.size();
+  const uint32_t before = l2p_[lpn.v];
+  const int32_t tread = load(lpn.v, work);
+  shrink(work);  // GC entries brought in by the load's eviction
+  const uint32_t ppn = l2p_[lpn.v];
+  if (ppn == kNone) {
+    ++stats_.unmapped_reads;
+    // No host data: mark the map-page reads as the FTL's own, so that
+    // FtlWork::returns finds no data (they count as GC reads in the flash
+    // statistics).
+    for (size_t i = first_op; i < work.ops.size(); ++i)
+      if (work.ops[i].kind == FlashOp::Kind::Read) work.ops[i].gc = true;
+    return;
+  }
+  // Moved by GC within this very request: read the copy once it is written.
+  work.add({FlashOp::Kind::Read, Ppn(ppn), false, tread, ppn != before});
+}
+
+void DftlFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;
+  work.map_writes += 1;
+  load(lpn.v, work);  // the old address is needed to invalidate it
+  if (l2p_[lpn.v] != kNone) invalidate(l2p_[lpn.v]);
+  bool after_gc = false;
+  const Ppn ppn = place(lpn.v, {lpn.v, version}, work, after_gc);
+  flags_[lpn.v] |= kDirty;
+  ++stats_.host_pages_written;
+  work.add({FlashOp::Kind::Program, ppn, false, -1, after_gc});
+  shrink(work);
+}
+
+void DftlFtl::trim(Lpn lpn, FtlWork& work) {
+  work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
+  work.map_reads += 1;
+  load(lpn.v, work);
+  if (l2p_[lpn.v] != kNone) {
+    work.map_writes += 1;
+    invalidate(l2p_[lpn.v]);
+    l2p_[lpn.v] = kNone;
+    flags_[lpn.v] |= kDirty;
+    ++stats_.trimmed_pages;
+  }
+  shrink(work);
+}
+
+bool DftlFtl::background(FtlWork& work) {
+  if (!PageFtl::background(work)) return false;
+  shrink(work);  // entries its moves brought into the cache
+  return true;
+}
+
+void DftlFtl::prefetch(Lpn lpn, int stage) const {
+  PageFtl::prefetch(lpn, stage);
+  if (stage == 0) __builtin_prefetch(&flags_[lpn.v]), __builtin_prefetch(&prev_[lpn.v]),
+                  __builtin_prefetch(&next_[lpn.v]);
+}
+
+void DftlFtl::reset_stats() {
+  PageFtl::reset_stats();
+  map_ = MapStats{};
+}
+
+std::vector<FtlStat> DftlFtl::extra_stats() const {
+  std::vector<FtlStat> all = PageFtl::extra_stats();
+  all.insert(all.end(), {
+      {"map_cache_entries", double(capacity_), "count", "mapping entries the cache holds (ftl.map_cache / entry size)"},
+      {"translation_pages", double(tpages_), "pages", "translation pages of the full mapping table"},
+      {"map_cache_hits", double(map_.hits), "count", "lookups (read, write, trim) that found their entry cached"},
+      {"map_cache_misses", double(map_.misses), "count", "lookups that had to load their entry"},
+      {"translation_page_reads", double(map_.tpage_reads), "pages",
+       "translation pages read: cache misses and read-modify-write of evictions"},
+      {"translation_page_writes", double(map_.tpage_writes), "pages", "translation pages programmed (write-backs)"},
+      {"dirty_evictions", double(map_.dirty_evictions), "count", "evicted dirty entries (each writes its page back)"},
+      {"map_entries_written_back", double(map_.written_back), "count",
+       "dirty entries cleaned by write-backs (batching: per translation page written)"},
+      {"gc_translation_pages_moved", double(map_.gc_tpages_moved), "pages", "translation pages GC copied"},
+  });
+  return all;
+}
+
+void DftlFtl::check_consistency() const {
+  PageFtl::check_consistency();  // l2p_ (data and GTD) vs p2l_ vs valid counts
+  auto fail = [](const std::string& what) { throw std::logic_error("dftl FTL inconsistent: " + what); };
+  uint64_t listed = 0;
+  for (uint32_t l = head_, p = kNone; l != kNone; p = l, l = next_[l]) {
+    if (!(flags_[l] & kCached)) fail("LPN " + std::to_string(l) + " in the LRU list but not cached");
+    if (prev_[l] != p) fail("LRU list broken at LPN " + std::to_string(l));
+    if (++listed > cached_) fail("LRU list longer than the cache count");
+  }
+  if (listed != cached_ || cached_ > capacity_)
+    fail("cache holds " + std::to_string(listed) + " entries, count " + std::to_string(cached_) + ", capacity " +
+         std::to_string(capacity_));
+  for (uint64_t l = 0; l < user_pages_; ++l) {
+    if (flags_[l] == kDirty) fail("LPN " + std::to_string(l) + " dirty but not cached");
+    // A clean entry is what its translation page on flash says.
+    if (!(flags_[l] & kDirty) && on_flash_[l] != l2p_[l])
+      fail("LPN " + std::to_string(l) + " is clean but its translation page holds a stale address");
+    if (on_flash_[l] != kNone && l2p_[user_pages_ + l / per_tpage_] == kNone)
+      fail("LPN " + std::to_string(l) + " written back but its translation page is unmapped");
+  }
+}
+
+}  // namespace ssd::ftl

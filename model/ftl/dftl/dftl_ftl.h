@@ -1,0 +1,94 @@
+#pragma once
+// DFTL, demand-based page mapping (Gupta, Kim, Urgaonkar, ASPLOS 2009): a
+// page-mapped FTL whose full mapping table lives on flash, in translation
+// pages of page_size / map_entry_bytes entries each, while DRAM holds only a
+// cache of recently used entries (`ftl.map_cache` bytes, LRU) and the global
+// translation directory (GTD: translation page number -> flash page).
+//
+// Costs the page FTL does not have:
+//  - a lookup that misses the cache reads the entry's translation page first
+//    (a flash read; the host data read is ordered after it);
+//  - making room evicts the least recently used entry; a dirty one writes its
+//    translation page back: read the old version, program the new one with
+//    every dirty cached entry of that page (a batch: they all become clean),
+//    the old version becomes invalid;
+//  - GC moves translation pages like data pages (a victim holds either), and
+//    a moved data page's new address must reach its translation page: a
+//    cached entry is updated in place (dirty); an uncached one enters the
+//    cache dirty (most recently used), and is written back when evicted
+//    along with every other dirty entry of its translation page. (The paper
+//    updates uncached entries' translation pages at once, batched per
+//    victim; with random data nearly every moved page has its own
+//    translation page, so that costs a translation-page write per move.)
+// Block management, greedy GC and die striping are the page FTL's (this
+// class derives from it); translation pages are logical pages numbered after
+// the user's, so l2p_[user_pages + t] is the GTD entry of translation page t.
+//
+// Without DRAM (dram.size = 0) the cache and the GTD live in controller SRAM,
+// which holds at most kSramBytes of them.
+
+#include <vector>
+
+#include "model/ftl/page/page_ftl.h"
+
+namespace ssd::ftl {
+
+class DftlFtl : public PageFtl {
+ public:
+  static constexpr uint64_t kSramBytes = 512 * 1024;
+
+  DftlFtl(const FtlParams& p, FlashMedia& media);
+
+  void read(Lpn lpn, FtlWork& work) override;
+  void write(Lpn lpn, uint64_t version, FtlWork& work) override;
+  void trim(Lpn lpn, FtlWork& work) override;
+  bool background(FtlWork& work) override;
+  // The cache and the GTD; the full table is on flash.
+  uint64_t map_bytes() const override { return (capacity_ + tpages_) * params_.map_entry_bytes; }
+  void check_consistency() const override;
+  void prefetch(Lpn lpn, int stage) const override;
+  void reset_stats() override;
+  std::vector<FtlStat> extra_stats() const override;
+
+  // For tests.
+  uint64_t cache_entries() const { return capacity_; }
+  uint32_t entries_per_translation_page() const { return per_tpage_; }
+  bool cached(Lpn lpn) const { return flags_[lpn.v] & kCached; }
+  bool dirty(Lpn lpn) const { return flags_[lpn.v] & kDirty; }
+
+ private:
+  static constexpr uint8_t kCached = 1, kDirty = 2;
+  struct MapStats {
+    uint64_t hits = 0, misses = 0, tpage_reads = 0, tpage_writes = 0, dirty_evictions = 0, written_back = 0,
+             gc_tpages_moved = 0;
+  };
+
+  void on_moved(uint32_t id) override;
+  // Make `lpn`'s entry cached and most recently used: a miss evicts first,
+  // then reads its translation page. Returns that read's op index, or -1.
+  int32_t load(uint32_t lpn, FtlWork& work);
+  // Evict least recently used entries until the cache is within capacity.
+  void shrink(FtlWork& work) {
+    while (cached_ > capacity_) evict(work);
+  }
+  void evict(FtlWork& work);
+  // Read-modify-write of translation page `t` with every dirty entry of it.
+  void write_back(uint32_t t, FtlWork& work);
+  void unlink(uint32_t lpn);
+  void push_front(uint32_t lpn);  // most recently used end
+
+  uint32_t per_tpage_;  // entries per translation page
+  uint64_t tpages_;     // translation pages of the full table
+  uint64_t capacity_;   // cache entries
+  uint64_t cached_ = 0;
+  std::vector<uint8_t> flags_;         // per LPN: kCached, kDirty
+  std::vector<uint32_t> prev_, next_;  // LRU list through the cached LPNs
+  uint32_t head_ = kNone, tail_ = kNone;  // most / least recently used
+  // What the translation pages on flash say for each LPN: a clean entry
+  // must agree with l2p_ (checked by check_consistency).
+  std::vector<uint32_t> on_flash_;
+  uint64_t tpage_version_ = 0;
+  MapStats map_;
+};
+
+}  // namespace ssd::ftl

@@ -181,6 +181,9 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
         ftl_->trim(Lpn(uint32_t(l)), work_);
         if (cache_.enabled()) cache_.forget(uint32_t(l));
         t = charge(work_, t);
+        // An FTL may need flash work to unmap (a map-page read, a merge):
+        // the TRIM completes when it is done.
+        if (!work_.ops.empty()) t = run_flash(work_, t);
       }
       done = t;
       break;

@@ -45,6 +45,22 @@ const ftl::FtlRegistration probe("test-idle", "test: erases a spare block when i
                                  [](const ftl::FtlParams& p, FlashMedia& m) { return std::make_unique<IdleProbeFtl>(p, m); },
                                  {{"ftl.test.slices", "3", "count", "background slices to run"}});
 
+// Unmapping costs it one erase (a stand-in for an FTL's flash work on TRIM).
+class TrimEraseFtl : public ftl::PageFtl {
+ public:
+  TrimEraseFtl(const ftl::FtlParams& p, FlashMedia& m) : PageFtl(p, m), geo_(p.geometry) {}
+  void trim(Lpn, ftl::FtlWork& work) override {
+    work.add({ftl::FlashOp::Kind::Erase, geo_.first_page(geo_.block(DieId(0), geo_.blocks_per_die() - 1)), true});
+  }
+
+ private:
+  FlashGeometry geo_;
+};
+const ftl::FtlRegistration trim_erase("test-trimerase", "test: a TRIM costs an erase",
+                                      [](const ftl::FtlParams& p, FlashMedia& m) {
+                                        return std::make_unique<TrimEraseFtl>(p, m);
+                                      });
+
 // Requests at fixed arrival times (open loop).
 class Timed : public IoSource {
  public:
@@ -96,6 +112,16 @@ TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
   // while the read data may still stream to the host (the link's part).
   const uint64_t firmware_done = e2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + kComplete;
   EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (firmware_done + kIdle + kFlashOp + kErase - read_done) / kNs);
+}
+
+TEST(Trim, FlashWorkOfAnUnmapIsTimed) {
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
+                                    "--ftl.name=test-trimerase"}));
+  Simulation sim(opts.config());
+  Timed src({at(ssdtlm::HostOp::Trim, 0, 4096, 0)});
+  sim.run(&src, 1);
+  // Command FIS, decode, issue the erase, tBERS, completion.
+  EXPECT_EQ(sim.report()["trim"]["lat_ns"]["min"].get<uint64_t>(), (kCmd + kDecode + kFlashOp + kErase + kComplete) / kNs);
 }
 
 TEST(IdleWork, OffByDefault) {

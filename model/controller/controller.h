@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <functional>
 #include <memory>
 
 #include <spdlog/spdlog.h>
@@ -51,7 +52,10 @@ class Controller : public sc_core::sc_module {
 
   // Drive states before the timed phase, applied functionally (no timing).
   // With a `shadow` (content checks), the writes are recorded in it.
-  void precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow = nullptr);
+  // `progress`, if set, is called every 65536 page writes with the pages
+  // written so far and the total (the caller decides whether to print).
+  void precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow = nullptr,
+                    const std::function<void(uint64_t done, uint64_t total)>& progress = nullptr);
   // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
   // write cache); "" if it can.
   std::string dram_shortfall() const;

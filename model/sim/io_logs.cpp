@@ -59,7 +59,9 @@ TimeSeries::TimeSeries(const std::string& path, sc_core::sc_time interval)
     : f_(open_csv(path,
                   "time_s,read_iops,read_MBps,read_lat_mean_us,read_lat_max_us,"
                   "write_iops,write_MBps,write_lat_mean_us,write_lat_max_us,"
-                  "trim_iops,trim_MBps,trim_lat_mean_us,trim_lat_max_us,flush_iops,interval_s\n")),
+                  "trim_iops,trim_MBps,trim_lat_mean_us,trim_lat_max_us,flush_iops,interval_s,"
+                  "read_lat_p50_us,read_lat_p99_us,read_lat_p99.9_us,write_lat_p50_us,write_lat_p99_us,"
+                  "write_lat_p99.9_us,trim_lat_p50_us,trim_lat_p99_us,trim_lat_p99.9_us\n")),
       path_(path), interval_ns_(to_ns(interval)) {}
 
 TimeSeries::~TimeSeries() {
@@ -83,8 +85,20 @@ void TimeSeries::flush_interval(uint64_t length_ns) {
     else
       std::fputs(",,", f_);
   }
-  std::fprintf(f_, ",%.3f,%.9g\n", double(ops_[3].ios) / secs, secs);
-  ops_ = {};
+  std::fprintf(f_, ",%.3f,%.9g", double(ops_[3].ios) / secs, secs);
+  // Percentiles come after the original columns so readers that index
+  // columns by position keep working.
+  for (int op = 0; op < 3; ++op)
+    for (double p : {50.0, 99.0, 99.9}) {
+      if (ops_[op].ios)
+        std::fprintf(f_, ",%.3f", double(ops_[op].lat.percentile(p)) / 1e3);
+      else
+        std::fputc(',', f_);
+    }
+  std::fputc('\n', f_);
+  for (Bucket& b : ops_)
+    if (b.ios) b = Bucket{};  // an empty interval keeps its (empty) histogram: no 59 KB clear
+
   ++index_;
 }
 
@@ -96,6 +110,7 @@ void TimeSeries::add(const IoCompletion& c) {
   ++b.ios;
   b.bytes += c.request.bytes;
   b.lat_sum += lat;
+  b.lat.add(lat);
   if (lat > b.lat_max) b.lat_max = lat;
   any_ = true;
 }

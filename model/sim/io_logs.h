@@ -2,7 +2,9 @@
 // Per-IO outputs, written while the simulation runs (constant memory):
 // LatencyLog, one CSV row per IO (or one line per IO in fio's write_lat_log
 // format, which fio's log tools read); TimeSeries, one CSV row per interval of
-// simulated time with IOPS, MB/s, mean and max latency per operation.
+// simulated time with IOPS, MB/s, mean, max and p50/p99/p99.9 latency per
+// operation (percentiles from a LatencyStats histogram reset every interval:
+// within 0.8 % of the exact order statistic).
 // Both expect completions in non-decreasing completion time, which is how
 // the host reports them.
 
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "model/host/io_source.h"
+#include "model/host/latency_stats.h"
 
 namespace ssd {
 
@@ -40,6 +43,7 @@ class TimeSeries {
  private:
   struct Bucket {
     uint64_t ios = 0, bytes = 0, lat_sum = 0, lat_max = 0;
+    LatencyStats lat;  // this interval's latencies, for the percentiles
   };
   void flush_interval(uint64_t length_ns);
 

@@ -93,7 +93,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"export-trace.format",    "disksim","name",  "format of --export-trace: blktrace, blkparse, msr, spc, fio, disksim, alibaba"},
     {"latency-log",            "",       "path",  "write one CSV row per IO"},
     {"latency-log.format",     "csv",    "csv|fio", "csv: ssdsim's columns; fio: fio's write_lat_log format (msec, lat nsec, ddir, bs, offset, prio)"},
-    {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency CSV"},
+    {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency (mean, max, p50, p99, p99.9) CSV"},
     {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
     {"seed",                   "1",      "count", "master random seed"},
     {"report",                 "",       "path",  "write the JSON report here"},
@@ -573,29 +573,6 @@ void Options::build() {
     c.jobs = parse_fio_job_file(c.job_file, user_bytes, c.sata.ncq_depth);
   }
   c.store_data = flag("store-data");
-}
-
-std::string Options::help_text() {
-  std::ostringstream out;
-  out << "Usage: ssdsim [--config FILE]... [--KEY=VALUE]...\n"
-         "Simulate a SATA SSD (SystemC/TLM-2.0) on a synthetic fio-style workload or a replayed block trace.\n"
-         "The same KEYs work in INI config files: [nand] channels = 10 is --nand.channels=10.\n"
-         "Later --config files and options override earlier ones.\n\n"
-         "  --help              this text\n  --version           print the version\n"
-         "  --list-ftls         list the FTL plug-ins\n  --config FILE       load an INI preset (repeatable)\n";
-  std::string section;
-  for (const auto& s : option_specs()) {
-    const std::string sec = s.key.find('.') == std::string::npos ? "general" : s.key.substr(0, s.key.find('.'));
-    if (sec != section) out << "\n[" << (section = sec) << "]\n";
-    std::string head = "  --" + s.key + " <" + s.unit + ">";
-    if (head.size() < 40) head.resize(40, ' ');
-    out << head << " " << s.help << " (default: " << (s.fallback.empty() ? "none" : s.fallback) << ")\n";
-  }
-  out << "\nUnits: sizes B, k, m, g, t (powers of 1024); times ns, us, ms, s; rates B/s, KB/s, MB/s, GB/s\n"
-         "(powers of 1000) or KiB/s, MiB/s, GiB/s; clocks Hz, kHz, MHz, GHz. A size or time without a unit is an\n"
-         "error (except 0).\n";
-  out << "\n" << fio_job_help();
-  return out.str();
 }
 
 }  // namespace ssd

@@ -55,6 +55,8 @@ class Options {
   OptionError error(const std::string& key, const std::string& what) const;
 
   static std::string help_text();
+  // The examples --help ends with.
+  static std::string help_examples();
 
  private:
   struct Setting {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <string>
 
 #include "model/sim/log.h"
 #include "model/sim/options.h"
@@ -20,6 +21,32 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 const char* precondition_name(Precondition p) {
   return p == Precondition::None ? "none" : p == Precondition::SeqFill ? "seq-fill" : "used";
 }
+
+// Progress lines go to stderr only (stdout may carry the JSON report), at
+// most one per 2 s of wall time, and not at all with --log-level=off.
+class Progress {
+ public:
+  explicit Progress(bool on) : on_(on), start_(Clock::now()), last_(start_) {}
+  // True (and restarts the 2 s period) when a line is due.
+  bool due() {
+    if (!on_ || seconds_since(last_) < 2.0) return false;
+    last_ = Clock::now();
+    return true;
+  }
+  double wall() const { return seconds_since(start_); }
+  // ", 42 %, ETA 17 s" for a known fraction done in (0, 1], else "".
+  std::string eta(double fraction) const {
+    if (!(fraction > 0)) return "";
+    fraction = std::min(fraction, 1.0);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ", %.0f %%, ETA %.0f s", fraction * 100.0, wall() * (1.0 - fraction) / fraction);
+    return buf;
+  }
+
+ private:
+  bool on_;
+  Clock::time_point start_, last_;
+};
 }  // namespace
 
 Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg), drive_(std::make_unique<SsdDrive>("ssd", cfg)) {}
@@ -36,6 +63,7 @@ void Simulation::run(IoSource* source, uint32_t iodepth) {
     synthetic_ = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
     source = synthetic_.get();
     iodepth = cfg_.workload.iodepth;
+    expected_ios_ = cfg_.workload.number_ios;
   }
   run(std::vector<HostStream>{HostStream{source, iodepth, cfg_.workload.runtime}});
 }
@@ -50,7 +78,16 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   auto t0 = Clock::now();
   if (cfg_.track_content)
     shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
-  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed, shadow_.get());
+  const bool show_progress = cfg_.log_level != "off";
+  Progress pre(show_progress);
+  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed, shadow_.get(),
+                                  [&pre](uint64_t done, uint64_t total) {
+                                    if (pre.due())
+                                      std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
+                                                   static_cast<unsigned long long>(done),
+                                                   static_cast<unsigned long long>(total), pre.wall(),
+                                                   pre.eta(double(done) / double(total)).c_str());
+                                  });
   precondition_s_ = seconds_since(t0);
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
 
@@ -58,15 +95,23 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   host_ = std::make_unique<Host>("host", streams, shadow_.get(), cfg_.host);
   host_->socket.bind(drive_->sata.host);
 
-  // Progress on stderr, at most every 2 s of wall time, checked every 64k IOs.
-  auto start = Clock::now(), last = start;
+  // Progress, checked every 16k IOs. The run ends at the first limit it
+  // reaches: the synthetic workload's number_ios, or the streams' runtime
+  // when every stream has one; the larger fraction is the one done. (A
+  // trace's or job file's end by count is not known ahead: no percentage.)
+  double end_s = 0;
+  for (const HostStream& s : streams) end_s = std::max(end_s, s.runtime.to_seconds());
+  for (const HostStream& s : streams)
+    if (s.runtime == sc_core::SC_ZERO_TIME) end_s = 0;  // that stream runs until its source ends
+  Progress timed(show_progress);
   uint64_t n = 0;
-  host_->on_completion([this, &n, &last, start](const IoCompletion& c) {
+  host_->on_completion([this, &n, &timed, end_s](const IoCompletion& c) {
     for (auto& f : observers_) f(c);
-    if ((++n & 0xffff) == 0 && seconds_since(last) > 2.0) {
-      last = Clock::now();
-      std::fprintf(stderr, "ssdsim: %.3f s simulated, %llu IOs, %.1f s wall\n",
-                   c.completion.to_seconds(), static_cast<unsigned long long>(n), seconds_since(start));
+    if ((++n & 0x3fff) == 0 && timed.due()) {
+      double fraction = expected_ios_ ? double(n) / double(expected_ios_) : 0.0;
+      if (end_s > 0) fraction = std::max(fraction, c.completion.to_seconds() / end_s);
+      std::fprintf(stderr, "ssdsim: %.3f s simulated, %llu IOs, %.1f s wall%s\n", c.completion.to_seconds(),
+                   static_cast<unsigned long long>(n), timed.wall(), timed.eta(fraction).c_str());
     }
   });
   t0 = Clock::now();

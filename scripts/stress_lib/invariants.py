@@ -227,6 +227,12 @@ def _check_timeseries(check, rows, report, ios):
         last = values["time_s"]
         for op in sums:
             sums[op] += values[f"{op}_iops"] * values.get("interval_s", interval)
+        for op in ("read", "write", "trim"):
+            # Percentiles (where the file has them) are ordered and within [0, max].
+            chain = [values.get(f"{op}_lat_{p}_us") for p in ("p50", "p99", "p99.9", "max")]
+            if None not in chain:
+                check(chain == sorted(chain), "timeseries-percentiles",
+                      f"{op}: p50/p99/p99.9/max {chain} not ordered at time_s {values['time_s']}")
     counts = dict(ios, flush=report["flush"]["total_ios"])
     for op, n in counts.items():
         check(abs(sums[op] - n) <= 0.5 + 1e-6 * n, "timeseries-iops",

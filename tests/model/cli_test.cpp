@@ -1,5 +1,9 @@
 // End-to-end tests of the ssdsim binary: bad input gives one clear line and
 // exit code 2; reports are complete and deterministic; config precedence.
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
 #include "tests/model/cli_util.h"
 
 namespace {
@@ -63,6 +67,56 @@ TEST(Cli, HelpDocumentsEveryKeyWithDefault) {
                           "--workload.rwmixread", "--seed", "--report"})
     EXPECT_NE(r.out.find(key), std::string::npos) << key;
   EXPECT_NE(r.out.find("(default: 40MB/s)"), std::string::npos);
+}
+
+// Every section header appears once (FTL plug-ins' ftl.* options join the
+// core [ftl] group), every option is under the header of its section, and
+// the text ends with the examples.
+TEST(Cli, HelpGroupsEachSectionOnceAndEndsWithExamples) {
+  const Result r = run("--help");
+  ASSERT_EQ(r.code, 0);
+  std::map<std::string, int> headers;
+  std::string section;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() > 2 && line.front() == '[' && line.back() == ']') {
+      ++headers[section = line.substr(1, line.size() - 2)];
+    } else if (line.rfind("  --", 0) == 0 && !section.empty() && line.find('.') < line.find(' ', 4)) {
+      // A dotted key: its prefix is the section it is listed under.
+      const std::string key = line.substr(4, line.find(' ', 4) - 4);
+      EXPECT_EQ(key.substr(0, key.find('.')), section) << line;
+    }
+  }
+  for (const char* s : {"nand", "dram", "cpu", "sata", "ftl", "workload", "trace", "general"})
+    EXPECT_EQ(headers[s], 1) << s;
+  for (const auto& [name, count] : headers) EXPECT_EQ(count, 1) << "[" << name << "]";
+  // Plug-in FTL options (the page FTL's gc policy) are listed, in [ftl].
+  EXPECT_NE(r.out.find("--ftl.gc.policy"), std::string::npos);
+  // The examples come last: after the header, only indented example lines.
+  const size_t ex = r.out.rfind("\nExamples");
+  ASSERT_NE(ex, std::string::npos);
+  EXPECT_GT(ex, r.out.rfind("\n[")) << "examples before a section";
+  std::istringstream tail(r.out.substr(r.out.find('\n', ex + 1) + 1));
+  int lines = 0;
+  for (std::string line; std::getline(tail, line); ++lines) EXPECT_EQ(line.rfind("  ", 0), 0u) << line;
+  EXPECT_GE(lines, 4);
+  const std::string examples = r.out.substr(ex);
+  for (const char* e : {"ssdsim --config ", "ssdsim --trace ", "ssdsim --job ", "scripts/sweep "})
+    EXPECT_NE(examples.find(e), std::string::npos) << e;
+}
+
+// Progress lines go to stderr only (when they appear depends on wall time,
+// which no test can pin): stdout holds the JSON report alone.
+TEST(Cli, ProgressStaysOffStdout) {
+  const std::string out = tmp("progress_stdout.json");
+  const std::string cmd = std::string(SSDSIM_BIN) + " " + kSmall + "--output-format=json > " + out + " 2>/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::ifstream in(out);
+  nlohmann::json j;
+  ASSERT_NO_THROW(in >> j);
+  EXPECT_EQ(j["read"]["total_ios"].get<uint64_t>() + j["write"]["total_ios"].get<uint64_t>(), 2000u);
+  in >> std::ws;
+  EXPECT_TRUE(in.eof()) << "stdout has more than the JSON report";
 }
 
 TEST(Cli, Version) {

@@ -187,6 +187,11 @@ void ActivityRecorder::drive_signals() {
       changes_.pop();
     }
     if (changes_.empty()) {
+      // The kernel writes a time step's values to the VCD when time next
+      // advances: one more picosecond lets the last step reach the file.
+      wake_at_ = now + 1;
+      sc_core::wait(sc_time::from_value(1), wake_);
+      if (!changes_.empty() || ps(sc_core::sc_time_stamp()) == now) continue;
       wake_at_ = UINT64_MAX;
       sc_core::wait(wake_);
     } else {

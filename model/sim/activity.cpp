@@ -36,7 +36,7 @@ std::string us(uint64_t ps) {
 
 // Names here are ours (no quotes or backslashes): no JSON escaping needed.
 void meta(std::FILE* f, const char* what, uint32_t pid, uint32_t tid, const std::string& name, uint32_t sort) {
-  std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"%s\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", what, pid, tid,
+  std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"%s_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", what, pid, tid,
                name.c_str());
   std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"%s_sort_index\",\"pid\":%u,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
                what, pid, tid, sort);
@@ -92,6 +92,8 @@ ActivityRecorder::ActivityRecorder(sc_core::sc_module_name name, const SimConfig
     if (std::FILE* probe = std::fopen(vcd_path_.c_str(), "w")) std::fclose(probe);  // SystemC opens it later
     else throw OptionError("option 'vcd': " + vcd_path_ + ": cannot open for writing");
     vcd_ = sc_core::sc_create_vcd_trace_file(stem.c_str());
+    // Picoseconds, the kernel's resolution; SystemC would announce that on stdout (where reports go).
+    sc_core::sc_report_handler::set_actions("tracing timescale unit set", sc_core::SC_DO_NOTHING);
     vcd_->set_time_unit(1, sc_core::SC_PS);
     for (size_t i = 0; i < tracks_.size(); ++i) {
       const ActivityTrack& t = tracks_[i];

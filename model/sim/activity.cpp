@@ -71,16 +71,9 @@ ActivityRecorder::ActivityRecorder(sc_core::sc_module_name name, const SimConfig
                  kHostPid);
     uint32_t last_pid = 0;
     for (const auto& t : tracks_) {
-      if (t.pid_ != last_pid) {
-        const std::string process = t.pid_ >= 10 ? "channel" + std::to_string(t.pid_ - 10)
-                                    : t.pid_ == 2 ? "sata" : t.pid_ == 3 ? "dram" : "cpu";
-        meta(json_, "process", t.pid_, 0, process, t.pid_);
-        last_pid = t.pid_;
-      }
-      const std::string thread =
-          t.pid_ >= 10 ? (t.tid_ == 1 ? "bus" : "die" + std::to_string(t.tid_ - 2))
-          : t.pid_ == 4 ? "core" + std::to_string(t.tid_ - 1) : t.pid_ == 2 ? "link" : "port";
-      meta(json_, "thread", t.pid_, t.tid_, thread, t.tid_);
+      if (t.pid_ != last_pid) meta(json_, "process", t.pid_, 0, t.process_, t.pid_);
+      last_pid = t.pid_;
+      meta(json_, "thread", t.pid_, t.tid_, t.thread_, t.tid_);
     }
   }
   if (!cfg.vcd.empty()) {
@@ -98,10 +91,7 @@ ActivityRecorder::ActivityRecorder(sc_core::sc_module_name name, const SimConfig
     for (size_t i = 0; i < tracks_.size(); ++i) {
       const ActivityTrack& t = tracks_[i];
       signals_.push_back(std::make_unique<sc_core::sc_signal<unsigned char>>(("s" + std::to_string(i)).c_str()));
-      const std::string name =
-          t.pid_ >= 10 ? "channel" + std::to_string(t.pid_ - 10) + (t.tid_ == 1 ? ".bus" : ".die" + std::to_string(t.tid_ - 2))
-          : t.pid_ == 4 ? "cpu.core" + std::to_string(t.tid_ - 1) : t.pid_ == 2 ? "sata.link" : "dram.port";
-      sc_core::sc_trace(vcd_, signals_.back()->read(), name, 8);
+      sc_core::sc_trace(vcd_, signals_.back()->read(), t.process_ + "." + t.thread_, 8);
     }
     sc_core::sc_spawn([this] { drive_signals(); }, "vcd_driver");
   }
@@ -112,10 +102,12 @@ ActivityRecorder::~ActivityRecorder() {
   if (vcd_) sc_core::sc_close_vcd_trace_file(vcd_);
 }
 
-void ActivityRecorder::add_track(uint32_t pid, uint32_t tid, const std::string&, const std::string&, bool flows) {
+void ActivityRecorder::add_track(uint32_t pid, uint32_t tid, const std::string& process, const std::string& thread,
+                                 bool flows) {
   ActivityTrack t;
   t.index_ = uint32_t(tracks_.size());
   t.pid_ = pid, t.tid_ = tid, t.flows_ = flows;
+  t.process_ = process, t.thread_ = thread;
   tracks_.push_back(t);
 }
 

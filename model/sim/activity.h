@@ -85,6 +85,7 @@ class ActivityTrack : public ssdtlm::TimelineObserver {
   ActivityRecorder* rec_ = nullptr;
   uint32_t index_ = 0, pid_ = 0, tid_ = 0;
   bool flows_ = false;  // NAND dies: link to the host command being served
+  std::string process_, thread_;  // Perfetto process and thread names; the VCD's scope and signal
   Activity what_ = Activity::Idle;
   bool gc_ = false;
   uint64_t lpn_ = 0, ppn_ = 0, bytes_ = 0;

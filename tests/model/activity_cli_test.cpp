@@ -3,6 +3,11 @@
 #include "tests/model/cli_util.h"
 #include "tests/model/vcd_reader.h"
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
 namespace {
 
 using ssdtest::Result;
@@ -78,9 +83,33 @@ TEST(ActivityCli, TracingChangesNoResultAndMatchesTheReport) {
     ASSERT_TRUE(v.id_of.count(s)) << s;
     EXPECT_GT(v.of(s).size(), 2u) << s;
   }
-  // Values are activity codes: die 1..3 (+16 for GC), bus 4 (+16).
-  for (const auto& [time, value] : v.of("channel1.die1")) EXPECT_TRUE(value % 16 <= 3 && value < 32) << value;
-  for (const auto& [time, value] : v.of("channel0.bus")) EXPECT_TRUE(value == 0 || value % 16 == 4) << value;
+  // Each signal is exactly the Perfetto slices of its track turned into
+  // value changes: the code from each start, 0 from each end (an end and a
+  // start at the same time leave the start), only where the value changes.
+  const std::map<std::string, uint64_t> code{{"read", 1}, {"program", 2}, {"erase", 3}, {"transfer", 4}};
+  for (const auto& [signal, pid, tid] : {std::tuple{"channel1.die1", 11, 3}, std::tuple{"channel0.bus", 10, 1}}) {
+    std::vector<std::tuple<uint64_t, int, uint64_t>> points;  // (ps, 0 end / 1 start, value)
+    for (const auto& e : t["traceEvents"])
+      if (e["ph"] == "X" && e["pid"] == pid && e["tid"] == tid) {
+        std::string name = e["name"];
+        const bool gc = name.rfind("gc ", 0) == 0;
+        if (gc) name = name.substr(3);
+        ASSERT_TRUE(code.count(name)) << e;
+        const uint64_t a = uint64_t(std::llround(e["ts"].get<double>() * 1e6));
+        const uint64_t b = a + uint64_t(std::llround(e["dur"].get<double>() * 1e6));
+        points.push_back({a, 1, code.at(name) + (gc ? 16 : 0)});
+        points.push_back({b, 0, 0});
+      }
+    std::sort(points.begin(), points.end());
+    std::vector<std::pair<uint64_t, uint64_t>> expected{{0, 0}};
+    for (size_t i = 0; i < points.size(); ++i) {
+      const uint64_t at = std::get<0>(points[i]);
+      if (i + 1 < points.size() && std::get<0>(points[i + 1]) == at) continue;  // the last at this time wins
+      if (std::get<2>(points[i]) != expected.back().second) expected.push_back({at, std::get<2>(points[i])});
+    }
+    EXPECT_GT(expected.size(), 10u) << signal;
+    EXPECT_EQ(v.of(signal), expected) << signal;
+  }
 }
 
 }  // namespace

@@ -62,6 +62,8 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   uint32_t page = 0;   // page within its block (MLC page type)
   uint32_t bytes = 0;  // bytes moved over the channel (0 for erase, or a copyback)
   bool gc = false;     // for statistics: background (GC) or host work
+  uint64_t ppn = 0;    // for activity traces: the flash page (erase: the block's first)
+  uint64_t lpn = PageData::kUnmapped;  // for activity traces: the host page it serves, if any
 
   tlm_extension_base* clone() const override { return new FlashCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const FlashCommand&>(e); }

@@ -23,6 +23,7 @@ sc_time Timeline::find(const sc_time& at, const sc_time& duration) const {
 void Timeline::reserve(const sc_time& start, const sc_time& duration) {
   if (duration == sc_core::SC_ZERO_TIME) return;
   const sc_time end = start + duration;
+  if (observer_) observer_->reserved(start, end);
   busy_ += duration;
   if (end > last_end_) last_end_ = end;
   size_t i = first_ending_after(start);

@@ -18,8 +18,18 @@ namespace ssdtlm {
 
 using sc_core::sc_time;
 
+// Told of every reservation (activity tracing, model/sim/activity.h). A
+// timeline has none by default, which costs one pointer test per reserve().
+class TimelineObserver {
+ public:
+  virtual ~TimelineObserver() = default;
+  virtual void reserved(const sc_time& start, const sc_time& end) = 0;
+};
+
 class Timeline {
  public:
+  // Report every reservation from now on to `o` (null: stop).
+  void observe(TimelineObserver* o) { observer_ = o; }
   // First start >= `at` of a free gap at least `duration` long.
   sc_time find(const sc_time& at, const sc_time& duration) const;
   // Mark [start, start + duration) busy; the caller has checked it is free
@@ -60,6 +70,7 @@ class Timeline {
   size_t head_ = 0;
   sc_time busy_ = sc_core::SC_ZERO_TIME;
   sc_time last_end_ = sc_core::SC_ZERO_TIME;
+  TimelineObserver* observer_ = nullptr;
 };
 
 }  // namespace ssdtlm

@@ -221,8 +221,10 @@ sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
   const sc_time issued = charge(work_, at);
   if (work_.ops.empty()) return issued;  // unmapped: zeros, no flash access
   host_read_bytes_ = page;
+  host_lpn_ = lpn;
   const sc_time flash_done = run_flash(work_, issued);
   host_read_bytes_ = 0;
+  host_lpn_ = ssdtlm::PageData::kUnmapped;
   return dram_access(page, flash_done);
 }
 
@@ -257,6 +259,10 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
 }
 
 sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag) {
+  struct HostPage {  // labels this page's NAND ops in activity traces
+    uint64_t& lpn;
+    ~HostPage() { lpn = ssdtlm::PageData::kUnmapped; }
+  } host_page{host_lpn_ = lpn};
   sc_time t = at;
   if (partial) {
     // Read-modify-write: the untouched part of the page comes from flash.
@@ -322,6 +328,8 @@ sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_ti
   flash_cmd_.page = g.page_in_block(op.ppn);
   flash_cmd_.bytes = bytes;
   flash_cmd_.gc = op.gc;
+  flash_cmd_.ppn = op.ppn.v;
+  flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : host_lpn_;
   const sc_time now = sc_core::sc_time_stamp();
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);

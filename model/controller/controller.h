@@ -104,6 +104,8 @@ class Controller : public sc_core::sc_module {
   ssdtlm::FlashCommand flash_cmd_;
   // Bytes the host read in flight needs from its page (nand.partial_read); 0: the page.
   uint32_t host_read_bytes_ = 0;
+  // The host page whose NAND ops are being issued (activity traces); kUnmapped: none.
+  uint64_t host_lpn_ = ssdtlm::PageData::kUnmapped;
   ssdtlm::DramAccess dram_cmd_;
 };
 

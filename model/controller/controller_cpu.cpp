@@ -24,7 +24,13 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
     const sc_time s = cores_[i].find(at, sc_time(1, sc_core::SC_PS));
     if (i == 0 || s < best_start) best = i, best_start = s;
   }
+  if (!tracks_.empty()) tracks_[best]->label(Activity::Firmware);
   return cores_[best].fill(at, d);
+}
+
+void ControllerCpu::trace(std::vector<ActivityTrack*> cores) {
+  tracks_ = std::move(cores);
+  for (size_t i = 0; i < cores_.size(); ++i) cores_[i].observe(tracks_.at(i));
 }
 
 sc_time ControllerCpu::busy_until() const {

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "model/sim/activity.h"
 #include "model/sim/config.h"
 #include "tlm/timeline.h"
 
@@ -25,11 +26,15 @@ class ControllerCpu : public sc_core::sc_module {
   // When the last firmware work booked so far ends.
   sc_time busy_until() const;
   uint64_t cycles_run() const { return cycles_; }
+  uint32_t cores() const { return static_cast<uint32_t>(cores_.size()); }
+  // Record each core's work on a track (--vcd, --activity).
+  void trace(std::vector<ActivityTrack*> cores);
 
  private:
   CpuConfig cfg_;
   std::vector<ssdtlm::Timeline> cores_;
   uint64_t cycles_ = 0;
+  std::vector<ActivityTrack*> tracks_;  // empty unless traced
 };
 
 }  // namespace ssd

@@ -14,6 +14,7 @@ void DramBuffer::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const sc_time now = sc_core::sc_time_stamp();
   port_.retire(now);
   const sc_time xfer = ssdtlm::transfer_time(access->bytes, cfg_.bandwidth);
+  if (track_) track_->label(Activity::Dram, false, ssdtlm::PageData::kUnmapped, ActivityTrack::kNoPage, access->bytes);
   const sc_time start = port_.book(now + delay, xfer);
   bytes_ += access->bytes;
   ++accesses_;

@@ -8,6 +8,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "model/sim/activity.h"
 #include "model/sim/config.h"
 #include "tlm/timeline.h"
 
@@ -23,6 +24,11 @@ class DramBuffer : public sc_core::sc_module {
   sc_time busy_until() const { return port_.busy_until(); }
   uint64_t bytes_moved() const { return bytes_; }
   uint64_t accesses() const { return accesses_; }
+  // Record the port's work on a track (--vcd, --activity).
+  void trace(ActivityTrack* port) {
+    track_ = port;
+    port_.observe(port);
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
@@ -30,6 +36,7 @@ class DramBuffer : public sc_core::sc_module {
   DramConfig cfg_;
   ssdtlm::Timeline port_;
   uint64_t bytes_ = 0, accesses_ = 0;
+  ActivityTrack* track_ = nullptr;  // null unless traced
 };
 
 }  // namespace ssd

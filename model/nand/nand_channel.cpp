@@ -45,10 +45,24 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     if (conflict == start) break;
     earliest = conflict;  // the die is booked inside our span: start after that booking
   }
+  if (bus_track_) {
+    const Activity what = cmd->kind == FlashOpKind::Read      ? Activity::Read
+                          : cmd->kind == FlashOpKind::Program ? Activity::Program
+                                                              : Activity::Erase;
+    die_tracks_[cmd->die]->label(what, cmd->gc, cmd->lpn, cmd->ppn, cmd->bytes);
+    bus_track_->label(Activity::Transfer, cmd->gc, cmd->lpn, cmd->ppn, cmd->bytes);
+  }
   die.reserve(start, end - start);
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void NandChannel::trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies) {
+  bus_track_ = bus;
+  die_tracks_ = std::move(dies);
+  bus_.observe(bus);
+  for (size_t d = 0; d < dies_.size(); ++d) dies_[d].observe(die_tracks_.at(d));
 }
 
 sc_time NandChannel::busy_until() const {

@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "model/sim/activity.h"
 #include "model/sim/config.h"
 #include "tlm/timeline.h"
 
@@ -36,6 +37,8 @@ class NandChannel : public sc_core::sc_module {
   // When the last bus or die work booked so far ends.
   sc_time busy_until() const;
   uint32_t dies() const { return static_cast<uint32_t>(dies_.size()); }
+  // Record the bus's and each die's work on these tracks (--vcd, --activity).
+  void trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies);
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
@@ -44,6 +47,8 @@ class NandChannel : public sc_core::sc_module {
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
   Stats stats_;
+  ActivityTrack* bus_track_ = nullptr;  // null unless traced
+  std::vector<ActivityTrack*> die_tracks_;
 };
 
 }  // namespace ssd

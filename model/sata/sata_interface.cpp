@@ -42,8 +42,15 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   ++commands_;
   const sc_time now = sc_core::sc_time_stamp();
   link_.retire(now);
-  const sc_time fis = link_.book(now + delay, cfg_.cmd_overhead);
+  const sc_time arrival = now + delay;
+  constexpr uint64_t kNone = ssdtlm::PageData::kUnmapped;
+  if (rec_) {
+    rec_->begin_command();
+    rec_->sata_link()->label(Activity::Command);
+  }
+  const sc_time fis = link_.book(arrival, cfg_.cmd_overhead);
   sc_time t = fis + cfg_.cmd_overhead;
+  if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
   if (cmd.op == HostOp::Write)  // Data FISes in order, each when the link is free
     for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
       const sc_time xfer = ssdtlm::transfer_time(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at), cfg_.payload_rate());
@@ -54,8 +61,10 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   controller->b_transport(trans, delay);
   t = now + delay;
 
+  if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
   if (cmd.op == HostOp::Read) t = std::max(t, stream_read_data(cmd));
   delay = t - now;
+  if (rec_) rec_->end_command(cmd, arrival, t);
   if (store_ && trans.is_response_ok()) move_data(trans, cmd);
 }
 

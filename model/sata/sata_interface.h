@@ -26,6 +26,7 @@
 
 #include <memory>
 
+#include "model/sim/activity.h"
 #include "model/sim/config.h"
 #include "model/sata/data_store.h"
 #include "tlm/ssd_protocol.h"
@@ -48,6 +49,11 @@ class SataInterface : public sc_core::sc_module {
   // Keep written data, in chunks of `chunk_bytes` (--store-data).
   void store_data(uint32_t chunk_bytes) { store_ = std::make_unique<DataStore>(chunk_bytes); }
   const DataStore* data_store() const { return store_.get(); }
+  // Record the link's work and each host command (--vcd, --activity).
+  void trace(ActivityRecorder* rec) {
+    rec_ = rec;
+    link_.observe(rec->sata_link());
+  }
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
@@ -63,6 +69,7 @@ class SataInterface : public sc_core::sc_module {
   uint64_t commands_ = 0;
   uint64_t capacity_ = 0;
   std::unique_ptr<DataStore> store_;  // null unless store_data()
+  ActivityRecorder* rec_ = nullptr;    // null unless traced
 };
 
 }  // namespace ssd

@@ -126,6 +126,11 @@ struct SimConfig {
   std::string latency_log;         // per-IO CSV ("" = none)
   std::string timeseries;          // per-interval CSV ("" = none)
   sc_time timeseries_interval = sc_time(1, sc_core::SC_SEC);
+  // Activity traces (model/sim/activity.h), each with its window (0 end: to the end).
+  std::string vcd;                 // VCD waveform ("" = none)
+  sc_time vcd_start = sc_core::SC_ZERO_TIME, vcd_end = sc_core::SC_ZERO_TIME;
+  std::string activity;            // Chrome/Perfetto JSON trace ("" = none)
+  sc_time activity_start = sc_core::SC_ZERO_TIME, activity_end = sc_core::SC_ZERO_TIME;
   std::string log_level = "warn";
   bool track_content = false;      // keep page contents (for checks; costs memory)
   // fio compatibility

@@ -37,6 +37,9 @@ int sc_main(int argc, char* argv[]) {
     const ssd::SimConfig& cfg = opts.config();
     ssd::log::configure(cfg.log_level);
 
+    // Trace files: an unwritable path fails before the run (the recorder opens them while the drive is built).
+    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity}})
+      if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
     // An FTL that cannot run this configuration says which of its options is at fault.
     std::unique_ptr<ssd::Simulation> built;
     try {

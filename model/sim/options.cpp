@@ -95,6 +95,12 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"latency-log.format",     "csv",    "csv|fio", "csv: ssdsim's columns; fio: fio's write_lat_log format (msec, lat nsec, ddir, bs, offset, prio)"},
     {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency (mean, max, p50, p99, p99.9) CSV"},
     {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
+    {"vcd",                    "",       "path",  "write a VCD waveform (GTKWave) of what each resource is busy with; must end in .vcd"},
+    {"vcd.start",              "0",      "time",  "VCD window: signals read 0 before this time"},
+    {"vcd.end",                "0",      "time",  "VCD window: signals read 0 from this time; 0 = to the end"},
+    {"activity",               "",       "path",  "write a Chrome/Perfetto JSON trace (ui.perfetto.dev) of every resource's operations"},
+    {"activity.start",         "0",      "time",  "activity window: keep operations that end after this time"},
+    {"activity.end",           "0",      "time",  "activity window: keep operations that start before this time; 0 = to the end"},
     {"seed",                   "1",      "count", "master random seed"},
     {"report",                 "",       "path",  "write the JSON report here"},
     {"report.avgtime",         "500ms",  "time",  "interval of the per-interval samples behind jobs[].iops_mean/iops_stddev/bw_mean (fio's iopsavgtime/bwavgtime; a job file's own values win)"},
@@ -533,11 +539,30 @@ void Options::build() {
   // Rows are whole nanoseconds apart.
   if (c.timeseries_interval < sc_core::sc_time(1, sc_core::SC_NS))
     throw error("timeseries.interval", "must be at least 1ns");
+  c.vcd = text("vcd");
+  if (!c.vcd.empty() && (c.vcd.size() < 5 || c.vcd.compare(c.vcd.size() - 4, 4, ".vcd") != 0))
+    throw error("vcd", "the file name must end in .vcd (SystemC's VCD writer adds that suffix)");
+  c.vcd_start = duration("vcd.start", kMaxRunTime);
+  c.vcd_end = duration("vcd.end", kMaxRunTime);
+  c.activity = text("activity");
+  c.activity_start = duration("activity.start", kMaxRunTime);
+  c.activity_end = duration("activity.end", kMaxRunTime);
+  for (const char* k : {"vcd", "activity"}) {
+    const std::string key = k;
+    if (!text(key).empty() && !c.export_trace.empty()) throw error(key, "nothing is simulated with --export-trace");
+    const sc_core::sc_time& s = key == "vcd" ? c.vcd_start : c.activity_start;
+    const sc_core::sc_time& e = key == "vcd" ? c.vcd_end : c.activity_end;
+    if (e != sc_core::SC_ZERO_TIME && e <= s) throw error(key + ".end", "must be after " + key + ".start");
+    // A window without its file would be silently ignored.
+    if (text(key).empty())
+      for (const std::string& w : {key + ".start", key + ".end"})
+        if (settings_.at(w).origin != "default") throw error(w, "needs --" + key + "=FILE");
+  }
   c.seed = count("seed", 0, UINT64_MAX);
   c.report = text("report");
   // Two outputs on one path: the later writer would silently destroy the other.
   std::map<std::string, std::string> written;
-  for (const char* k : {"report", "latency-log", "timeseries", "export-trace"}) {
+  for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity"}) {
     const std::string& path = text(k);
     if (path.empty()) continue;
     std::error_code ec;

@@ -49,7 +49,12 @@ class Progress {
 };
 }  // namespace
 
-Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg), drive_(std::make_unique<SsdDrive>("ssd", cfg)) {}
+Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg), drive_(std::make_unique<SsdDrive>("ssd", cfg)) {
+  if (!cfg.vcd.empty() || !cfg.activity.empty()) {
+    activity_ = std::make_unique<ActivityRecorder>("activity", cfg);
+    drive_->trace(*activity_);
+  }
+}
 
 Simulation::~Simulation() = default;
 
@@ -118,6 +123,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   sc_core::sc_start();
   timed_s_ = seconds_since(t0);
   host_->on_completion(nullptr);
+  if (activity_) activity_->finish();
   if (host_->failure()) std::rethrow_exception(host_->failure());
   if (host_->stop_reason() == StopReason::TimeLimit)
     throw OptionError("configuration: the run passed " + std::to_string(uint64_t(Host::kTimeLimitSeconds)) +

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/sim/activity.h"
 #include "model/sim/config.h"
 #include "model/host/content_shadow.h"
 #include "model/host/host.h"
@@ -47,6 +48,7 @@ class Simulation {
  private:
   SimConfig cfg_;
   std::unique_ptr<SsdDrive> drive_;
+  std::unique_ptr<ActivityRecorder> activity_;  // --vcd / --activity only
   std::unique_ptr<IoSource> synthetic_;
   std::unique_ptr<ContentShadow> shadow_;  // check.content only
   std::unique_ptr<Host> host_;

@@ -17,3 +17,20 @@ SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
 }
 
 }  // namespace ssd
+
+namespace ssd {
+
+void SsdDrive::trace(ActivityRecorder& rec) {
+  sata.trace(&rec);
+  dram.trace(rec.dram_port());
+  std::vector<ActivityTrack*> cores;
+  for (uint32_t c = 0; c < controller.cpu().cores(); ++c) cores.push_back(rec.cpu_core(c));
+  controller.cpu().trace(std::move(cores));
+  for (uint32_t c = 0; c < channels.size(); ++c) {
+    std::vector<ActivityTrack*> dies;
+    for (uint32_t d = 0; d < channels[c]->dies(); ++d) dies.push_back(rec.die(c, d));
+    channels[c]->trace(rec.channel_bus(c), std::move(dies));
+  }
+}
+
+}  // namespace ssd

@@ -27,6 +27,8 @@ class SsdDrive : public sc_core::sc_module {
   std::vector<std::unique_ptr<NandChannel>> channels;
 
   SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg);
+  // Record every resource's work (--vcd, --activity); during elaboration.
+  void trace(ActivityRecorder& rec);
 };
 
 }  // namespace ssd

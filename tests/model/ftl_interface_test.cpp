@@ -10,6 +10,7 @@
 #include "model/ftl/page/page_ftl.h"
 #include "model/host/io_source.h"
 #include "model/sim/options.h"
+#include "tests/model/timed_source.h"
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
@@ -61,21 +62,7 @@ const ftl::FtlRegistration trim_erase("test-trimerase", "test: a TRIM costs an e
                                         return std::make_unique<TrimEraseFtl>(p, m);
                                       });
 
-// Requests at fixed arrival times (open loop).
-class Timed : public IoSource {
- public:
-  explicit Timed(std::vector<HostRequest> r) : reqs_(std::move(r)) {}
-  bool next(HostRequest& req, const sc_time&) override {
-    if (i_ == reqs_.size()) return false;
-    req = reqs_[i_++];
-    return true;
-  }
-  std::string describe() const override { return "timed test requests"; }
-
- private:
-  std::vector<HostRequest> reqs_;
-  size_t i_ = 0;
-};
+using Timed = ssdtest::TimedRequests;  // requests at fixed arrival times (open loop)
 
 HostRequest at(ssdtlm::HostOp op, uint64_t offset, uint64_t bytes, uint64_t ps) {
   HostRequest r;

@@ -13,6 +13,7 @@
 #include "model/host/io_source.h"
 #include "model/nand/flash_media.h"
 #include "model/sim/random.h"
+#include "tests/model/timed_source.h"
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
@@ -391,20 +392,7 @@ INSTANTIATE_TEST_SUITE_P(Dies, Striped, testing::Values(1, 2, 4));
 
 using namespace ssdtest;
 
-class Timed : public IoSource {
- public:
-  explicit Timed(std::vector<HostRequest> r) : reqs_(std::move(r)) {}
-  bool next(HostRequest& req, const sc_time&) override {
-    if (i_ == reqs_.size()) return false;
-    req = reqs_[i_++];
-    return true;
-  }
-  std::string describe() const override { return "timed block-FTL requests"; }
-
- private:
-  std::vector<HostRequest> reqs_;
-  size_t i_ = 0;
-};
+using Timed = ssdtest::TimedRequests;  // requests at fixed arrival times (open loop)
 
 HostRequest write_at(uint64_t offset, uint64_t ps) {
   HostRequest r;

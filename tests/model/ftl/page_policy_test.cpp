@@ -14,6 +14,7 @@
 #include "model/ftl/ftl.h"
 #include "model/host/io_source.h"
 #include "model/sim/random.h"
+#include "tests/model/timed_source.h"
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
@@ -187,21 +188,7 @@ INSTANTIATE_TEST_SUITE_P(SpareArea, PolicyWa, testing::Values(0.07, 0.25));
 // ---------------------------------------------------------------------------
 // Idle-time GC, in the simulator: exact on an idle drive (tests/model/timing_drive.h).
 
-// Requests at fixed arrival times (open loop).
-class Timed : public IoSource {
- public:
-  explicit Timed(std::vector<HostRequest> r) : reqs_(std::move(r)) {}
-  bool next(HostRequest& req, const sc_time&) override {
-    if (i_ == reqs_.size()) return false;
-    req = reqs_[i_++];
-    return true;
-  }
-  std::string describe() const override { return "timed test requests"; }
-
- private:
-  std::vector<HostRequest> reqs_;
-  size_t i_ = 0;
-};
+using Timed = ssdtest::TimedRequests;  // requests at fixed arrival times (open loop)
 
 HostRequest at(ssdtlm::HostOp op, uint64_t lpn, uint64_t ps) {
   HostRequest r;

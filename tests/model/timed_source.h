@@ -1,0 +1,28 @@
+#pragma once
+// An IoSource of requests given up front, each with its own arrival time
+// (open loop): for exact-timing tests that need idle gaps or a command at a
+// chosen instant.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/host/io_source.h"
+
+namespace ssdtest {
+
+class TimedRequests : public ssd::IoSource {
+ public:
+  explicit TimedRequests(std::vector<ssd::HostRequest> r) : reqs_(std::move(r)) {}
+  bool next(ssd::HostRequest& req, const sc_core::sc_time&) override {
+    if (i_ == reqs_.size()) return false;
+    req = reqs_[i_++];
+    return true;
+  }
+  std::string describe() const override { return "timed test requests"; }
+
+ private:
+  std::vector<ssd::HostRequest> reqs_;
+  size_t i_ = 0;
+};
+
+}  // namespace ssdtest

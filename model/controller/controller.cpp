@@ -103,7 +103,7 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   serve(trans, delay);
   // Background work waits for the host to be quiet from its last completion.
   last_host_done_ = std::max(last_host_done_, sc_core::sc_time_stamp() + delay);
-  host_event_.notify();
+  if (cfg_.idle_after != sc_core::SC_ZERO_TIME) host_event_.notify();  // only the idle loop waits on it
 }
 
 void Controller::begin(const HostCommand& cmd, uint64_t first, uint64_t last) {

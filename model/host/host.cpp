@@ -27,7 +27,7 @@ Host::Host(sc_core::sc_module_name name, IoSource& source, uint32_t iodepth, sc_
 Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams, ContentShadow* shadow,
            const HostConfig& hc)
     : sc_module(name), socket("socket"), streams_(streams), shadow_(shadow), hc_(hc) {
-  for (uint32_t t = hc_.ncq_depth; t-- > 0;) free_tags_.push_back(t);
+  free_tags_ = hc_.ncq_depth >= 32 ? UINT32_MAX : (1u << hc_.ncq_depth) - 1;
   uint32_t slot_id = 0;
   for (uint32_t s = 0; s < streams_.size(); ++s)
     for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++slot_id)
@@ -98,9 +98,13 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   if (req.op == HostOp::Flush) {
     while (outstanding_ > 1) sc_core::wait(idle_);  // the queue drains first
   } else {
-    while (free_tags_.empty()) sc_core::wait(tag_freed_);  // beyond NCQ: wait in the host queue
-    tag = free_tags_.back();
-    free_tags_.pop_back();
+    while (free_tags_ == 0) {  // beyond NCQ: wait in the host queue
+      ++tag_waiters_;
+      sc_core::wait(tag_freed_);
+      --tag_waiters_;
+    }
+    tag = uint32_t(__builtin_ctz(free_tags_));          // the lowest free tag
+    free_tags_ &= free_tags_ - 1;
   }
   now = sc_core::sc_time_stamp();  // the command leaves the host queue
   host_cpu(hc_.cmd_overhead);
@@ -127,9 +131,8 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   }
   sc_core::wait(delay);
   if (req.op != HostOp::Flush) {  // the drive's completion frees the tag
-    free_tags_.push_back(tag);
-    std::sort(free_tags_.begin(), free_tags_.end(), std::greater<uint32_t>());  // lowest free tag next
-    tag_freed_.notify();
+    free_tags_ |= 1u << tag;
+    if (tag_waiters_) tag_freed_.notify();
   }
   host_cpu(hc_.irq_overhead);
   const sc_time done = sc_core::sc_time_stamp();

@@ -95,8 +95,9 @@ class Host : public sc_core::sc_module {
   std::vector<HostStream> streams_;
   ContentShadow* shadow_;
   HostConfig hc_;
-  std::vector<uint32_t> free_tags_;  // NCQ tags not in use, lowest on top
+  uint32_t free_tags_ = 0;  // NCQ tags not in use, one bit each (ncq_depth <= 32)
   sc_core::sc_event tag_freed_;
+  uint32_t tag_waiters_ = 0;  // slots waiting for a tag (notify only then)
   ssdtlm::Timeline host_cpu_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;

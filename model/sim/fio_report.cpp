@@ -91,12 +91,14 @@ void FioReport::add(const IoCompletion& c) {
   const uint64_t done = ssdtlm::to_ns(c.completion), start = ssdtlm::to_ns(j.info.ramp_time);
   if (done < start) return;  // ramp_time: not counted
   const size_t op = size_t(c.request.op);
-  OpStats& s = j.ops[op];
-  s.lat.add(ssdtlm::to_ns(c.completion - c.arrival));
   const uint64_t clat = ssdtlm::to_ns(c.completion - c.start);
-  s.clat.add(clat);
-  s.slat.add(ssdtlm::to_ns(c.start - c.arrival));
-  s.bytes += c.request.bytes;
+  if (!mirrors_host()) {
+    OpStats& s = j.ops[op];
+    s.lat.add(ssdtlm::to_ns(c.completion - c.arrival));
+    s.clat.add(clat);
+    s.slat.add(ssdtlm::to_ns(c.start - c.arrival));
+    s.bytes += c.request.bytes;
+  }
   j.last_ns = std::max(j.last_ns, done);
   if (op > 2) return;  // FLUSH: fio's sync block has no bandwidth or buckets
   j.iops[op].add(done, start, ssdtlm::to_ns(j.info.iops_interval), 1);
@@ -123,7 +125,7 @@ json FioReport::job_json(const Job& j, double agg[3], bool json_plus) const {
   const char* names[] = {"read", "write", "trim"};
   uint64_t rw_ios = 0;
   for (int op = 0; op < 3; ++op) {
-    const OpStats& s = j.ops[op];
+    const OpStats& s = stats(j, op);
     const uint64_t ios = s.lat.count();
     rw_ios += ios;
     json d;
@@ -166,7 +168,7 @@ json FioReport::job_json(const Job& j, double agg[3], bool json_plus) const {
     d["iops_samples"] = io.n;
     job[names[op]] = d;
   }
-  job["sync"] = {{"total_ios", j.ops[3].lat.count()}, {"lat_ns", lat_json(j.ops[3].lat, true, false)}};
+  job["sync"] = {{"total_ios", stats(j, 3).lat.count()}, {"lat_ns", lat_json(stats(j, 3).lat, true, false)}};
   job["job_runtime"] = runtime_ns / 1000000;
   job["usr_cpu"] = 0.0;
   job["sys_cpu"] = 0.0;
@@ -191,7 +193,7 @@ json FioReport::envelope(const std::string& version, bool json_plus) const {
     longest = std::max(longest, j.last_ns > start ? j.last_ns - start : 0);
   }
   for (const Job& j : jobs_)
-    for (int op = 0; op < 3; ++op) agg[op] += double(j.ops[op].bytes);
+    for (int op = 0; op < 3; ++op) agg[op] += double(stats(j, size_t(op)).bytes);
   for (double& a : agg) a = longest ? a / (double(longest) / 1e9) : 0;
 
   json e;

@@ -41,6 +41,10 @@ class FioReport {
   // The envelope's keys, to merge into the report. `json_plus` adds
   // clat_ns.bins (fio's --output-format=json+).
   nlohmann::json envelope(const std::string& version, bool json_plus) const;
+  // One job without ramp_time sees exactly what the host saw: its latency
+  // statistics are then the host's (given after the run), not recorded twice.
+  bool mirrors_host() const { return jobs_.size() == 1 && jobs_[0].info.ramp_time == sc_core::SC_ZERO_TIME; }
+  void set_host(const Host& host) { host_ = &host; }
 
  private:
   // Per-interval samples of one quantity (IOs or bytes per interval).
@@ -59,8 +63,13 @@ class FioReport {
   };
   nlohmann::json job_json(const Job& j, double agg_bytes_per_s[3], bool json_plus) const;
 
+  const OpStats& stats(const Job& j, size_t op) const {
+    return mirrors_host() ? host_->stats(ssdtlm::HostOp(op)) : j.ops[op];
+  }
+
   std::vector<Job> jobs_;
   FioOptionList global_;
+  const Host* host_ = nullptr;
 };
 
 }  // namespace ssd

@@ -201,6 +201,7 @@ void ReplayRun::run() {
   } else {
     sim_.run();
   }
+  fio_->set_host(sim_.host());
   try {
     if (latency_log_) latency_log_->close();
   } catch (const std::runtime_error& e) {

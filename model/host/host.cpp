@@ -45,8 +45,9 @@ void Host::host_cpu(const sc_time& cost) {
 void Host::stop(StopReason why) {
   // The first reason stands, but an error always wins and ends the run at
   // once; the other reasons only stop issuing, so queued commands complete.
+  const bool first_error = why == StopReason::Error && stop_ != StopReason::Error;
   if (stop_ == StopReason::SourceDone || why == StopReason::Error) stop_ = why;
-  if (why == StopReason::Error) sc_core::sc_stop();
+  if (first_error) sc_core::sc_stop();
 }
 
 void Host::slot(uint32_t stream) {

@@ -405,7 +405,7 @@ void expect_job_error(const std::string& text, const std::string& message) {
   const Result r = run(kSmall + "--job " + job);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find(job + ": " + message), std::string::npos) << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one line: " << r.out;
+  EXPECT_EQ(ssdtest::program_lines(r.out), 1) << "one line: " << r.out;
 }
 
 TEST(FioJob, BadJobFilesNameFileLineAndOption) {

@@ -27,7 +27,7 @@ void expect_bad(const std::string& args, const std::string& message) {
   const Result r = run(args);
   EXPECT_EQ(r.code, 2) << args << "\n" << r.out;
   EXPECT_NE(r.out.find(message), std::string::npos) << args << "\n" << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << "one line: " << r.out;
+  EXPECT_EQ(ssdtest::program_lines(r.out), 1) << "one line: " << r.out;
 }
 
 nlohmann::json run_ok(const std::string& args, const std::string& name) {

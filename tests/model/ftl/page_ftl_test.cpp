@@ -7,6 +7,7 @@
 
 #include "model/nand/flash_media.h"
 #include "model/ftl/ftl.h"
+#include "tests/model/ftl/reference_gc.h"
 #include "model/sim/random.h"
 
 namespace ssd {
@@ -153,62 +154,10 @@ TEST(PageFtl, GcOpsAreOrderedReadBeforeProgramEraseLast) {
   EXPECT_TRUE(saw_gc);
 }
 
-// An independent greedy-GC reference: one drive-wide pool, one write
-// frontier shared by host and GC data, a victim found by linear scan for the
-// fewest valid pages, GC whenever fewer than two blocks are free. Different
-// structure from the plug-in (per-die pools, buckets, split frontiers), same policy.
+// The independent greedy-GC reference (tests/model/ftl/reference_gc.h).
 double reference_greedy_wa(uint64_t blocks, uint32_t ppb, uint64_t user_pages, uint64_t writes, uint64_t warmup,
                            uint64_t seed) {
-  std::vector<int64_t> l2p(user_pages, -1), p2l(blocks * ppb, -1);
-  std::vector<uint32_t> valid(blocks, 0);
-  std::vector<bool> in_use(blocks, false);
-  std::deque<uint64_t> free_list;
-  for (uint64_t b = 0; b < blocks; ++b) free_list.push_back(b);
-  uint64_t frontier = 0, next = ppb;  // no open block yet
-  uint64_t flash_writes = 0, host_writes = 0;
-  auto append = [&](uint64_t l) {
-    if (next == ppb) {
-      frontier = free_list.front();
-      free_list.pop_front();
-      in_use[frontier] = true;
-      next = 0;
-    }
-    const uint64_t p = frontier * ppb + next++;
-    p2l[p] = int64_t(l);
-    l2p[l] = int64_t(p);
-    ++valid[frontier];
-    ++flash_writes;
-  };
-  auto gc = [&] {
-    uint64_t victim = UINT64_MAX;
-    for (uint64_t b = 0; b < blocks; ++b)
-      if (in_use[b] && b != frontier && (victim == UINT64_MAX || valid[b] < valid[victim])) victim = b;
-    for (uint32_t i = 0; i < ppb; ++i) {
-      const int64_t l = p2l[victim * ppb + i];
-      if (l < 0) continue;
-      p2l[victim * ppb + i] = -1;
-      --valid[victim];
-      append(uint64_t(l));
-    }
-    in_use[victim] = false;
-    free_list.push_back(victim);
-  };
-  auto write = [&](uint64_t l) {
-    if (l2p[l] >= 0) {
-      p2l[uint64_t(l2p[l])] = -1;
-      --valid[uint64_t(l2p[l]) / ppb];
-    }
-    if (next == ppb)
-      while (free_list.size() < 2) gc();
-    append(l);
-    ++host_writes;
-  };
-  for (uint64_t l = 0; l < user_pages; ++l) write(l);
-  Random rng(seed);
-  for (uint64_t i = 0; i < warmup; ++i) write(rng.below(user_pages));
-  flash_writes = host_writes = 0;
-  for (uint64_t i = 0; i < writes; ++i) write(rng.below(user_pages));
-  return double(flash_writes) / double(host_writes);
+  return reftest::reference_wa(reftest::Ref::Greedy, blocks, ppb, user_pages, writes, warmup, seed);
 }
 
 double plugin_wa(const FlashGeometry& g, double op, uint64_t writes, uint64_t warmup, uint64_t seed) {

@@ -11,8 +11,8 @@ namespace ssd {
 std::string Options::help_examples() {
   // Paths are relative to the source tree (scripts/run runs build/ssdsim from anywhere).
   return "Examples (paths relative to the source tree):\n"
-         "  ssdsim --config configs/intel-x25m-g1.ini --config configs/workloads/iometer-4k-random-write-qd3.ini\n"
-         "  ssdsim --config configs/intel-x25m-g1.ini --workload.rw=randread --workload.bs=4k --report r.json\n"
+         "  ssdsim --config configs/drives/intel-x25m-g1.ini --config configs/workloads/iometer-4k-random-write-qd3.ini\n"
+         "  ssdsim --config configs/drives/intel-x25m-g1.ini --workload.rw=randread --workload.bs=4k --report r.json\n"
          "  ssdsim --trace traces/samples/mqsim/tpcc-small.trace --timeseries ts.csv --latency-log lat.csv\n"
          "  ssdsim --job configs/workloads/oltp-mixed.fio --output-format=json > result.json\n"
          "  scripts/sweep configs/sweeps/channels-dies.ini --out sweep-out   (design-space sweep, docs/sweeps.md)\n";

@@ -3,7 +3,7 @@
 //
 //   #include "testing/golden.h"
 //   SSDSIM_GOLDEN_TEST(X25mRandRead,
-//                      {"--config", "configs/intel-x25m-g1.ini", "--workload.rw=randread",
+//                      {"--config", "configs/drives/intel-x25m-g1.ini", "--workload.rw=randread",
 //                       "--workload.number_ios=4000"},
 //                      "read.iops", 0.02);
 //

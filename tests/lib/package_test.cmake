@@ -40,7 +40,7 @@ foreach(project vp ftl-plugin consumer)
 endforeach()
 
 # A small drive so the run takes a moment; the platform turns --store-data on.
-run("run vp" ${WORK_DIR}/vp/ssdsim_vp --config ${prefix}/share/ssdsim/configs/intel-x25m-g1.ini
+run("run vp" ${WORK_DIR}/vp/ssdsim_vp --config ${prefix}/share/ssdsim/configs/drives/intel-x25m-g1.ini
     --nand.blocks_per_plane=64)
 message("${last_output}")
 

@@ -3,6 +3,6 @@
 #include "testing/golden.h"
 
 SSDSIM_GOLDEN_TEST(InstalledPreset,
-                   {"--config", "indilinx-barefoot.ini", "--nand.blocks_per_plane=64", "--workload.rw=randread",
+                   {"--config", "drives/indilinx-barefoot.ini", "--nand.blocks_per_plane=64", "--workload.rw=randread",
                     "--workload.number_ios=500"},
                    "read.iops", 0.01)

@@ -53,7 +53,8 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
   if (cmd.op == HostOp::Write)  // Data FISes in order, each when the link is free
     for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
-      const sc_time xfer = ssdtlm::transfer_time(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at), cfg_.payload_rate());
+      const sc_time xfer =
+          ssdtlm::transfer_time(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at), cfg_.payload_rate()) + cfg_.fis_overhead;
       t = link_.book(t, xfer) + xfer;
     }
 
@@ -126,7 +127,7 @@ sc_time SataInterface::stream_read_data(const HostCommand& cmd) {
       ready = std::max(ready, cmd.ready[p].at);
       if (cmd.ready[p].end >= at + n) break;
     }
-    const sc_time xfer = ssdtlm::transfer_time(n, cfg_.payload_rate());
+    const sc_time xfer = ssdtlm::transfer_time(n, cfg_.payload_rate()) + cfg_.fis_overhead;
     end = link_.book(ready, xfer) + xfer;
   }
   return end;

@@ -55,6 +55,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"cpu.cycles.gc_victim",   "500",    "cycles","FTL: choose and recycle one GC victim block"},
     {"sata.gen",               "2",      "1|2|3", "SATA generation: 1.5, 3 or 6 Gb/s line rate (8b/10b: 150/300/600 MB/s)"},
     {"sata.cmd_overhead",      "2us",    "time",  "link time of one command's FIS exchange"},
+    {"sata.fis_overhead",      "0",      "time",  "link time lost per Data FIS (at most 8 KiB of payload): framing, CRC, flow-control handshakes and the host's DMA turnaround"},
     {"sata.ncq_depth",         "32",     "count", "NCQ queue depth the drive reports (at most 32); more outstanding IOs wait in the host queue"},
     {"host.cmd_overhead",      "0",      "time",  "host CPU time per command (OS block layer, AHCI command list, doorbell), on one host CPU"},
     {"host.irq_overhead",      "0",      "time",  "host CPU time per completion (interrupt and completion handling), on the same host CPU"},
@@ -418,6 +419,7 @@ void Options::build() {
 
   c.sata.gen = uint32_t(count("sata.gen", 1, 3));
   c.sata.cmd_overhead = duration("sata.cmd_overhead");
+  c.sata.fis_overhead = duration("sata.fis_overhead");
   c.sata.ncq_depth = uint32_t(count("sata.ncq_depth", 1, 32));
   c.host.ncq_depth = c.sata.ncq_depth;
   c.host.cmd_overhead = duration("host.cmd_overhead");

@@ -20,6 +20,26 @@ TEST(HostSide, CommandAndInterruptCostsAddToAnIdleRead) {
   EXPECT_EQ(r["read"]["slat_ns"]["max"].get<uint64_t>(), 0u);
 }
 
+TEST(HostSide, FisOverheadPerDataFisOfAWrite) {
+  // A 4 KiB write crosses the link in one Data FIS, which loses
+  // sata.fis_overhead; the rest is IdleLatency.Write4k's schedule.
+  auto r = simulate(drive({"--precondition=none", "--workload.rw=randwrite", "--workload.bs=4k",
+                           "--workload.iodepth=1", "--workload.number_ios=1", "--sata.fis_overhead=3us"}));
+  const uint64_t expected = kCmd + ps_xfer(4096, kSata) + 3000 * kNs + kDecode + dram(4096) + kLookup + kUpdate +
+                            dram(8) + kFlashOp + ps_xfer(4096, kChannel) + kTprog + kComplete;
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
+}
+
+TEST(HostSide, FisOverheadBoundsALongReadOnTheLink) {
+  // 2 MiB reads at QD 8 keep the link busy: 256 Data FISes per read, each
+  // 8 KiB at 300 MB/s plus 4 us, plus the command's FIS exchange (2 us).
+  auto r = simulate(drive({"--precondition=seq-fill", "--workload.rw=read", "--workload.bs=2m",
+                           "--workload.iodepth=8", "--workload.number_ios=200", "--sata.fis_overhead=4us"}));
+  const double per_io_s = 256 * (8192 / kSata + 4e-6) + 2e-6;
+  const double bw = r["read"]["bw_bytes"].get<double>();
+  EXPECT_NEAR(bw, (2 << 20) / per_io_s, (2 << 20) / per_io_s * 0.01);
+}
+
 TEST(HostSide, OneHostCpuCapsIops) {
   // 20 us of host CPU per IO (15 submit + 5 complete) on one CPU: at most
   // 50 k IOPS however fast the drive (8 channels x 4 dies of cached reads).

@@ -296,9 +296,16 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
   done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
   sc_time all = issued;
   const FlashGeometry& g = cfg_.nand.geometry;
+  // With serial GC, a command that needs GC (or a merge) runs its flash work
+  // after the previous one's: the whole list, host pages included, is the
+  // firmware's merge routine.
+  bool merges = false;
+  if (cfg_.serial_gc)
+    for (const ftl::FlashOp& op : work.ops) merges = merges || op.gc;
+  const sc_time gc_free = merges ? std::max(issued, gc_free_at_) : issued;
   for (size_t i = 0; i < work.ops.size(); ++i) {
     const ftl::FlashOp& op = work.ops[i];
-    sc_time start = issued;
+    sc_time start = gc_free;
     if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
     if (op.barrier) start = all;
     uint32_t bytes = op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size;
@@ -315,6 +322,7 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
     done[i] = flash_op(op, bytes, start);
     all = std::max(all, done[i]);
   }
+  if (merges) gc_free_at_ = all;
   return all;
 }
 

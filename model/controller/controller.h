@@ -98,6 +98,7 @@ class Controller : public sc_core::sc_module {
   sc_time last_host_done_ = sc_core::SC_ZERO_TIME;  // latest completion given to a host command
   sc_core::sc_event host_event_;                     // a host command arrived
   uint64_t background_slices_ = 0;
+  sc_time gc_free_at_ = sc_core::SC_ZERO_TIME;  // controller.serial_gc: when the last GC's ops end
   ftl::FtlWork work_;      // reused: no allocation per page
   // Reused payloads: b_transport calls never wait, so one of each suffices.
   tlm::tlm_generic_payload flash_trans_, dram_trans_;

@@ -117,6 +117,10 @@ struct SimConfig {
   std::string ftl_name = "page";
   ftl::FtlOptions ftl_options;     // the selected FTL's own declared options
   sc_time idle_after = sc_core::SC_ZERO_TIME;  // host idle this long: FTL background work (0: never)
+  // One GC/merge at a time across commands (controller.serial_gc): a
+  // firmware that runs its merges in one thread, as the JMicron JMF602's
+  // drive-wide stalls suggest; otherwise merges on different dies overlap.
+  bool serial_gc = false;
   double ftl_op = 0.07;
   uint32_t gc_threshold = 2;
   WorkloadConfig workload;

@@ -464,6 +464,28 @@ TEST_P(StripedRmw, RandomWriteToFullLogicalBlockStallsForOneRmw) {
 
 INSTANTIATE_TEST_SUITE_P(Dies, StripedRmw, testing::Values(1, 2));
 
+// controller.serial_gc: merges of different commands never overlap. With a
+// one-page buffer and one die per logical block, every random write to the
+// filled drive flushes the previous one into a whole-block RMW on one die;
+// at QD 8 on 32 dies those RMWs would overlap, but serialised at most one die
+// works at a time, so the dies' busy time adds up to no more than the run
+// (simulated time plus the drain after the last completion). Without the
+// option, the same run keeps several dies busy at once.
+uint64_t die_busy_over_run(bool serial) {
+  auto r = simulate(drive({"--ftl.name=block", "--dram.size=0", "--precondition=seq-fill", "--ftl.block.buffer=1",
+                           "--ftl.block.stripe=1", "--workload.rw=randwrite", "--workload.iodepth=8",
+                           "--workload.number_ios=60", std::string("--controller.serial_gc=") + (serial ? "true" : "false")}));
+  uint64_t busy = 0;
+  for (const auto& d : r["device"]["dies"]) busy += d["busy_ns"].get<uint64_t>();
+  const uint64_t run = r["device"]["simulated_time_ns"].get<uint64_t>() + r["device"]["drain_ns"].get<uint64_t>();
+  EXPECT_GT(r["device"]["ftl"]["stats"]["rmw_merges"]["value"].get<double>(), 40.0);
+  return busy * 100 / run;  // percent
+}
+
+TEST(BlockFtlTiming, SerialGcRunsOneMergeAtATime) { EXPECT_LE(die_busy_over_run(true), 100u); }
+
+TEST(BlockFtlTiming, WithoutSerialGcMergesOverlap) { EXPECT_GT(die_busy_over_run(false), 150u); }
+
 TEST(BlockFtlTiming, SequentialWritesAtQd1StayFarBelowTheRmw) {
   const uint64_t ios = 4 * kPagesPerBlock;
   auto r = simulate(drive({"--ftl.name=block", "--dram.size=0", "--precondition=none", "--ftl.block.buffer=4",

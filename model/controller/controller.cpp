@@ -162,7 +162,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const uint64_t first = cmd.offset / page;
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
   const uint64_t tag = cmd.data_tag;
-  if (cmd.op != HostOp::Flush && cmd.bytes) begin(cmd, first, last);
+  if (cmd.op != HostOp::Flush && cmd.bytes && (cmd.op != HostOp::Trim || cfg_.trim)) begin(cmd, first, last);
   switch (cmd.op) {
     case HostOp::Read:
       cmd.ready.clear();
@@ -184,6 +184,11 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       break;
     }
     case HostOp::Trim:
+      if (!cfg_.trim) {  // no TRIM support: the data stays mapped
+        ++trims_ignored_;
+        done = t;
+        break;
+      }
       for (uint64_t l = first; l <= last; ++l) {
         if (partial_page(cmd, l)) continue;  // only whole pages can be unmapped
         work_.clear();

@@ -48,6 +48,8 @@ class Controller : public sc_core::sc_module {
   const WriteCache& write_cache() const { return cache_; }
   // Slices of idle-time work the FTL returned (ftl.idle_after).
   uint64_t background_slices() const { return background_slices_; }
+  // TRIM commands completed without unmapping (controller.trim=false).
+  uint64_t trims_ignored() const { return trims_ignored_; }
   uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
 
   // Drive states before the timed phase, applied functionally (no timing).
@@ -98,6 +100,7 @@ class Controller : public sc_core::sc_module {
   sc_time last_host_done_ = sc_core::SC_ZERO_TIME;  // latest completion given to a host command
   sc_core::sc_event host_event_;                     // a host command arrived
   uint64_t background_slices_ = 0;
+  uint64_t trims_ignored_ = 0;
   sc_time gc_free_at_ = sc_core::SC_ZERO_TIME;  // controller.serial_gc: when the last GC's ops end
   ftl::FtlWork work_;      // reused: no allocation per page
   // Reused payloads: b_transport calls never wait, so one of each suffices.

@@ -121,6 +121,7 @@ struct SimConfig {
   // firmware that runs its merges in one thread, as the JMicron JMF602's
   // drive-wide stalls suggest; otherwise merges on different dies overlap.
   bool serial_gc = false;
+  bool trim = true;  // controller.trim: false = TRIM is accepted and ignored (no TRIM support)
   double ftl_op = 0.07;
   uint32_t gc_threshold = 2;
   WorkloadConfig workload;

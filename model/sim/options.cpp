@@ -59,6 +59,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"sata.ncq_depth",         "32",     "count", "NCQ queue depth the drive reports (at most 32); more outstanding IOs wait in the host queue"},
     {"host.cmd_overhead",      "0",      "time",  "host CPU time per command (OS block layer, AHCI command list, doorbell), on one host CPU"},
     {"host.irq_overhead",      "0",      "time",  "host CPU time per completion (interrupt and completion handling), on the same host CPU"},
+    {"controller.trim",        "true",   "bool",  "the firmware implements TRIM (DATA SET MANAGEMENT); false: TRIM completes without unmapping anything (a drive without TRIM support, as the X25-M G1)"},
     {"controller.serial_gc",   "false",  "bool",  "the firmware runs one GC or merge at a time: a command's GC ops wait for the previous command's GC to finish (single-threaded firmware that stalls on merges)"},
     {"ftl.name",               "page",   "name",  "FTL plug-in (--list-ftls)"},
     {"ftl.op",                 "0.07",   "fraction", "spare area as a fraction of user capacity (0.07 or 7%)"},
@@ -387,6 +388,7 @@ void Options::build() {
       if (text(k) != "0") throw error(k, "needs nand.page_types=lsb-msb");
   c.nand.partial_read = flag("nand.partial_read");
   c.serial_gc = flag("controller.serial_gc");
+  c.trim = flag("controller.trim");
   c.nand.copyback = flag("nand.copyback");
 
   c.dram.size = size("dram.size");

@@ -197,6 +197,7 @@ nlohmann::json Simulation::report() const {
   for (const auto& [e, n] : histogram) hist[std::to_string(e)] = n;
   dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}, {"histogram", hist}};
   dev["background_slices"] = ctl.background_slices();
+  dev["trims_ignored"] = ctl.trims_ignored();
   json channels = json::array(), dies = json::array();
   for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
     const NandChannel& ch = *drive_->channels[c];

@@ -70,6 +70,27 @@ TEST(Replay, TimedModeHonoursArrivalsAndSpeed) {
   EXPECT_GT(j["trace"]["remapped"].get<uint64_t>(), 0u);
 }
 
+TEST(Replay, DriveWithoutTrimKeepsTrimmedDataMapped) {
+  // TRIM of the first 1 MiB of the filled drive, then a read of its first
+  // page: a drive with TRIM unmaps 256 pages and the read finds nothing
+  // mapped; one without (controller.trim=false) completes the TRIM, counts
+  // it ignored, and the read goes to flash.
+  const std::string log = tmp("trim_then_read.iolog");
+  std::ofstream(log) << "fio version 3 iolog\n0 /dev/x add\n0 /dev/x open\n1 /dev/x trim 0 1048576\n"
+                        "2 /dev/x read 0 4096\n3 /dev/x close\n";
+  for (const bool trim : {true, false}) {
+    const std::string rep = tmp(trim ? "trim_on.json" : "trim_off.json");
+    const auto r = run(kSmall + "--precondition=seq-fill --trace " + log + " --trace.iodepth=1 --controller.trim=" +
+                       (trim ? "true" : "false") + " --report " + rep);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto j = read_json(rep);
+    EXPECT_EQ(j["trim"]["total_ios"].get<uint64_t>(), 1u);
+    EXPECT_EQ(j["device"]["trimmed_pages"].get<uint64_t>(), trim ? 256u : 0u);
+    EXPECT_EQ(j["device"]["trims_ignored"].get<uint64_t>(), trim ? 0u : 1u);
+    EXPECT_EQ(j["device"]["unmapped_reads"].get<uint64_t>(), trim ? 1u : 0u);
+  }
+}
+
 TEST(Replay, DiscardLargerThanTheDriveTrimsTheWholeDrive) {
   // fstrim of the captured 2 GiB device on a 0.5 GiB drive: every discard
   // still replays, wrapped; one larger than the drive trims all of it.

@@ -138,6 +138,12 @@ void Controller::background() {
     sc_time t = charge(work, now);
     t = cpu_.execute(t, cfg_.cpu.page_cycles * work.ops.size());
     done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
+    // What each program writes, read now: the slice's ops run over time,
+    // while the host's commands may change the media meanwhile.
+    std::vector<PageContent> written;
+    if (on_program_)
+      for (const ftl::FlashOp& op : work.ops)
+        written.push_back(op.kind == ftl::FlashOp::Kind::Program ? media_.read(op.ppn) : PageContent{});
     sc_time all = t;
     for (size_t i = 0; i < work.ops.size(); ++i) {
       const ftl::FlashOp& op = work.ops[i];
@@ -146,6 +152,7 @@ void Controller::background() {
       if (op.barrier) start = std::max(start, all);
       done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
       all = std::max(all, done[i]);
+      if (on_program_ && written[i].lpn != UINT32_MAX) on_program_(written[i].lpn, written[i].version, done[i]);
       sc_core::wait(done[i] - sc_core::sc_time_stamp());  // the op runs; then the next is issued
     }
   }
@@ -279,6 +286,10 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, ui
   work_.clear();
   const uint64_t gc_before = ftl_->stats().gc_runs;
   ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
+  if (!ftl_buffered_ && work_.record_ops &&
+      std::none_of(work_.ops.begin(), work_.ops.end(),
+                   [](const ftl::FlashOp& op) { return !op.gc && op.kind == ftl::FlashOp::Kind::Program; }))
+    ftl_buffered_ = true;
   if (ftl_->stats().gc_runs != gc_before)
     log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
                 work_.ops.size());
@@ -326,6 +337,11 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
     }
     done[i] = flash_op(op, bytes, start);
     all = std::max(all, done[i]);
+    // The page's spare area names its LPN and version: what a rebuild reads.
+    if (on_program_ && op.kind == ftl::FlashOp::Kind::Program) {
+      const PageContent c = media_.read(op.ppn);
+      if (c.lpn != UINT32_MAX) on_program_(c.lpn, c.version, done[i]);
+    }
   }
   if (merges) gc_free_at_ = all;
   return all;

@@ -50,6 +50,14 @@ class Controller : public sc_core::sc_module {
   uint64_t background_slices() const { return background_slices_; }
   // TRIM commands completed without unmapping (controller.trim=false).
   uint64_t trims_ignored() const { return trims_ignored_; }
+  // Some write was acknowledged before its page was programmed: held in the
+  // write cache or in the FTL's own buffer (volatile).
+  bool acknowledged_before_flash() const { return cache_.enabled() || ftl_buffered_; }
+  // Told, for every page program, the LPN and version it writes and when it
+  // ends (power-fail analysis; GC copies too).
+  void on_host_program(std::function<void(uint64_t lpn, uint64_t tag, const sc_time& done)> f) {
+    on_program_ = std::move(f);
+  }
   uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
 
   // Drive states before the timed phase, applied functionally (no timing).
@@ -101,6 +109,8 @@ class Controller : public sc_core::sc_module {
   sc_core::sc_event host_event_;                     // a host command arrived
   uint64_t background_slices_ = 0;
   uint64_t trims_ignored_ = 0;
+  bool ftl_buffered_ = false;  // the FTL answered a write without programming it
+  std::function<void(uint64_t, uint64_t, const sc_time&)> on_program_;
   sc_time gc_free_at_ = sc_core::SC_ZERO_TIME;  // controller.serial_gc: when the last GC's ops end
   ftl::FtlWork work_;      // reused: no allocation per page
   // Reused payloads: b_transport calls never wait, so one of each suffices.

@@ -40,6 +40,8 @@ class ContentShadow {
   // page in LPN order; throws ContentMismatch naming the first bad page.
   void check_read(uint64_t offset, uint64_t bytes, const std::vector<ssdtlm::PageData>& found);
   uint64_t pages_checked() const { return checked_; }
+  // Per logical page, the tag of the last write issued (0: none).
+  const std::vector<uint64_t>& tags() const { return tag_; }
 
  private:
   std::vector<uint64_t> tag_;  // per logical page: last tag written, 0 = none

@@ -145,7 +145,7 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   s.clat.add(ssdtlm::to_ns(done - now));
   s.slat.add(ssdtlm::to_ns(now - arrival));
   s.bytes += req.bytes;
-  if (observer_) observer_(IoCompletion{req, arrival, now, done, stream});
+  if (observer_) observer_(IoCompletion{req, arrival, now, done, stream, cmd.data_tag});
   --outstanding_;
   if (req.op == HostOp::Flush) {
     flushing_ = false;

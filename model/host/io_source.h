@@ -38,6 +38,7 @@ struct IoCompletion {
   HostRequest request;
   sc_core::sc_time arrival, start, completion;  // start: the command left the host queue
   uint32_t stream = 0;                          // which host stream (fio job) issued it
+  uint64_t data_tag = 0;                        // a write's data tag (check.content; else 0)
 };
 
 }  // namespace ssd

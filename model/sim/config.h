@@ -46,6 +46,7 @@ struct DramConfig {
   sc_time latency = sc_time(60, sc_core::SC_NS);  // access latency (row + CAS)
   uint64_t write_cache = 0;        // bytes of user-data write-back cache (0: write-through)
   uint32_t map_entry_bytes = 4;    // one mapping-table entry
+  sc_time plp = sc_core::SC_ZERO_TIME;  // power-loss protection: hold-up time after a cut (0: none)
 };
 
 struct CpuConfig {
@@ -150,6 +151,8 @@ struct SimConfig {
   bool latency_log_fio = false;    // --latency-log in fio's write_lat_log format instead of CSV
   sc_time report_avgtime = sc_time(500, sc_core::SC_MS);  // per-interval IOPS/bw samples of jobs[]
   bool store_data = false;         // keep the host's written bytes (model/sata/data_store.h)
+  sc_time powerfail_at = sc_core::SC_ZERO_TIME;  // --powerfail.at: the power cut (0: none)
+  std::string powerfail_lost;      // --powerfail.lost: CSV of lost LBA ranges ("" = none)
 };
 
 }  // namespace ssd

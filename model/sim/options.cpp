@@ -113,6 +113,9 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
     {"store-data",             "false",  "bool",  "keep written bytes and return them on reads (virtual platforms; ssdsim's own host sends no data)"},
     {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
+    {"powerfail.at",           "0",      "time",  "cut the power at this simulated time: report what was acknowledged and lost, and what a rebuild from flash recovers (turns on check.content); 0 = never"},
+    {"powerfail.lost",         "",       "path",  "write the acknowledged-but-lost LBA ranges of --powerfail.at as CSV"},
+    {"dram.plp",               "0",      "time",  "power-loss protection: after a power cut the drive keeps working this long on its capacitors (write cache and programs in flight finish); 0 = none"},
   };
   // clang-format on
   return specs;
@@ -568,7 +571,12 @@ void Options::build() {
   c.report = text("report");
   // Two outputs on one path: the later writer would silently destroy the other.
   std::map<std::string, std::string> written;
-  for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity"}) {
+  c.powerfail_at = duration("powerfail.at", kMaxRunTime);
+  c.powerfail_lost = text("powerfail.lost");
+  if (!c.powerfail_lost.empty() && c.powerfail_at == sc_core::SC_ZERO_TIME)
+    throw error("powerfail.lost", "needs --powerfail.at (no power cut, nothing lost)");
+  c.dram.plp = duration("dram.plp", kMaxRunTime);
+  for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity", "powerfail.lost"}) {
     const std::string& path = text(k);
     if (path.empty()) continue;
     std::error_code ec;
@@ -577,7 +585,7 @@ void Options::build() {
     if (!fresh) throw error(k, "writes to the same file as " + it->second + " (" + path + ")");
   }
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
-  c.track_content = flag("check.content");
+  c.track_content = flag("check.content") || c.powerfail_at != sc_core::SC_ZERO_TIME;
 
   // fio compatibility: output formats, latency log format, job files.
   c.output = text("output");

@@ -96,6 +96,12 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   precondition_s_ = seconds_since(t0);
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
 
+  if (cfg_.powerfail_at != sc_core::SC_ZERO_TIME) {
+    power_fail_ = std::make_unique<PowerFail>(cfg_.powerfail_at, cfg_.dram.plp, shadow_->tags(),
+                                              cfg_.nand.geometry.page_size);
+    drive_->controller.on_host_program(
+        [this](uint64_t lpn, uint64_t tag, const sc_time& done) { power_fail_->programmed(lpn, tag, done); });
+  }
   streams_ = streams;
   host_ = std::make_unique<Host>("host", streams, shadow_.get(), cfg_.host);
   host_->socket.bind(drive_->sata.host);
@@ -112,6 +118,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   uint64_t n = 0;
   host_->on_completion([this, &n, &timed, end_s](const IoCompletion& c) {
     for (auto& f : observers_) f(c);
+    if (power_fail_) power_fail_->completed(c, c.data_tag);
     if ((++n & 0x3fff) == 0 && timed.due()) {
       double fraction = expected_ios_ ? double(n) / double(expected_ios_) : 0.0;
       if (end_s > 0) fraction = std::max(fraction, c.completion.to_seconds() / end_s);
@@ -120,8 +127,10 @@ void Simulation::run(const std::vector<HostStream>& streams) {
     }
   });
   t0 = Clock::now();
-  sc_core::sc_start();
+  if (power_fail_) sc_core::sc_start(cfg_.powerfail_at);  // the power is cut: nothing runs past it
+  else sc_core::sc_start();
   timed_s_ = seconds_since(t0);
+  if (power_fail_) power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
   host_->on_completion(nullptr);
   if (activity_) activity_->finish();
   if (host_->failure()) std::rethrow_exception(host_->failure());
@@ -198,6 +207,7 @@ nlohmann::json Simulation::report() const {
   dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}, {"histogram", hist}};
   dev["background_slices"] = ctl.background_slices();
   dev["trims_ignored"] = ctl.trims_ignored();
+  if (power_fail_) r["powerfail"] = power_fail_->report();
   json channels = json::array(), dies = json::array();
   for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
     const NandChannel& ch = *drive_->channels[c];

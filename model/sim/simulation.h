@@ -15,6 +15,7 @@
 #include "model/host/content_shadow.h"
 #include "model/host/host.h"
 #include "model/host/io_source.h"
+#include "model/sim/power_fail.h"
 #include "model/sim/ssd_drive.h"
 
 namespace ssd {
@@ -52,6 +53,7 @@ class Simulation {
   std::unique_ptr<IoSource> synthetic_;
   std::unique_ptr<ContentShadow> shadow_;  // check.content only
   std::unique_ptr<Host> host_;
+  std::unique_ptr<PowerFail> power_fail_;  // --powerfail.at only
   std::vector<HostStream> streams_;
   std::vector<std::function<void(const IoCompletion&)>> observers_;
   double precondition_s_ = 0, timed_s_ = 0;

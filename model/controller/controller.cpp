@@ -286,7 +286,7 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, ui
   work_.clear();
   const uint64_t gc_before = ftl_->stats().gc_runs;
   ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
-  if (!ftl_buffered_ && work_.record_ops &&
+  if (on_program_ && !ftl_buffered_ && work_.record_ops &&  // (only a power-fail run asks)
       std::none_of(work_.ops.begin(), work_.ops.end(),
                    [](const ftl::FlashOp& op) { return !op.gc && op.kind == ftl::FlashOp::Kind::Program; }))
     ftl_buffered_ = true;

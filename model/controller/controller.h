@@ -51,7 +51,8 @@ class Controller : public sc_core::sc_module {
   // TRIM commands completed without unmapping (controller.trim=false).
   uint64_t trims_ignored() const { return trims_ignored_; }
   // Some write was acknowledged before its page was programmed: held in the
-  // write cache or in the FTL's own buffer (volatile).
+  // write cache or in the FTL's own buffer (volatile). Tracked only while
+  // on_host_program is set.
   bool acknowledged_before_flash() const { return cache_.enabled() || ftl_buffered_; }
   // Told, for every page program, the LPN and version it writes and when it
   // ends (power-fail analysis; GC copies too).

@@ -12,6 +12,7 @@
 #include "model/sim/options.h"
 #include "model/sim/replay.h"
 #include "model/sim/report.h"
+#include "model/sim/kernel_speed.h"
 #include "model/sim/simulation.h"
 
 #ifndef SSDSIM_VERSION
@@ -32,6 +33,13 @@ int sc_main(int argc, char* argv[]) {
     if (opts.list_ftls()) {
       for (const auto& [name, what] : ssd::ftl::FtlRegistry::instance().list())
         std::printf("%-10s %s\n", name.c_str(), what.c_str());
+      return 0;
+    }
+    if (opts.kernel_speed()) {  // scripts/bench: this machine's SystemC kernel speed
+      const ssd::KernelSpeed k = ssd::measure_kernel_speed(4000000);
+      std::printf("{\"notifications\": %llu, \"delta_cycles\": %llu, \"wall_s\": %.6f}\n",
+                  static_cast<unsigned long long>(k.notifications), static_cast<unsigned long long>(k.delta_cycles),
+                  k.wall_s);
       return 0;
     }
     const ssd::SimConfig& cfg = opts.config();

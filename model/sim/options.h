@@ -48,6 +48,7 @@ class Options {
   bool help() const { return help_; }
   bool version() const { return version_; }
   bool list_ftls() const { return list_ftls_; }
+  bool kernel_speed() const { return kernel_speed_; }
   const SimConfig& config() const { return cfg_; }
   // Effective value of every key (for the report).
   std::map<std::string, std::string> values() const;
@@ -88,7 +89,7 @@ class Options {
 
   std::map<std::string, Setting> settings_;
   SimConfig cfg_;
-  bool help_ = false, version_ = false, list_ftls_ = false;
+  bool help_ = false, version_ = false, list_ftls_ = false, kernel_speed_ = false;
 };
 
 }  // namespace ssd

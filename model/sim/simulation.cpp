@@ -127,9 +127,11 @@ void Simulation::run(const std::vector<HostStream>& streams) {
     }
   });
   t0 = Clock::now();
+  const uint64_t deltas = sc_core::sc_delta_count();
   if (power_fail_) sc_core::sc_start(cfg_.powerfail_at);  // the power is cut: nothing runs past it
   else sc_core::sc_start();
   timed_s_ = seconds_since(t0);
+  kernel_deltas_ = sc_core::sc_delta_count() - deltas;
   if (power_fail_) power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
   host_->on_completion(nullptr);
   if (activity_) activity_->finish();
@@ -207,6 +209,7 @@ nlohmann::json Simulation::report() const {
   dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}, {"histogram", hist}};
   dev["background_slices"] = ctl.background_slices();
   dev["trims_ignored"] = ctl.trims_ignored();
+  dev["kernel"] = {{"delta_cycles", kernel_deltas_}};
   if (power_fail_) r["powerfail"] = power_fail_->report();
   json channels = json::array(), dies = json::array();
   for (uint32_t c = 0; c < drive_->channels.size(); ++c) {

@@ -118,7 +118,9 @@ TEST(BlockFtl, RandomWriteToFullLogicalBlockCostsOneBlockRmw) {
     if (op.kind == Kind::Program) {
       EXPECT_EQ(g.page_in_block(op.ppn), next_page++);
       EXPECT_EQ(op.gc, g.page_in_block(op.ppn) != 7);
-      if (op.gc) EXPECT_EQ(w.ops[size_t(op.after)].kind, Kind::Read);
+      if (op.gc) {
+        EXPECT_EQ(w.ops[size_t(op.after)].kind, Kind::Read);
+      }
     } else if (op.kind == Kind::Read) {
       EXPECT_TRUE(op.gc);
       EXPECT_EQ(g.block_of(op.ppn), g.block_of(old));
@@ -372,12 +374,16 @@ TEST_P(Striped, RandomRunsReachEveryPathAndStayConsistent) {
         f->read(Lpn(uint32_t(l)), w);
         PageContent c;
         ASSERT_EQ(w.returns(media, c), shadow[l] != 0) << "LPN " << l;
-        if (shadow[l]) ASSERT_EQ(c.version, shadow[l]) << "LPN " << l;
+        if (shadow[l]) {
+          ASSERT_EQ(c.version, shadow[l]) << "LPN " << l;
+        }
       }
     }
     if (rng.below(100) == 0)
       for (int s = 0; s < 3; ++s) w.clear(), f->background(w);
-    if (i % 1000 == 0) ASSERT_NO_THROW(f->check_consistency()) << "command " << i;
+    if (i % 1000 == 0) {
+      ASSERT_NO_THROW(f->check_consistency()) << "command " << i;
+    }
   }
   ASSERT_NO_THROW(f->check_consistency());
   for (const char* s : {"appends", "rewrites", "rewrite_closes", "rmw_merges", "filler_pages", "trimmed_pages_skipped",

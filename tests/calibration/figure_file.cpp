@@ -1,0 +1,58 @@
+#include "tests/calibration/figure_file.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace calib {
+namespace {
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+}  // namespace
+
+std::vector<Figure> load_figures(const std::string& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    if (e.path().extension() == ".ini") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<Figure> out;
+  for (const auto& path : files) {
+    std::ifstream in(path);
+    const std::string drive = path.stem().string();
+    int n = 0;
+    for (std::string raw; std::getline(in, raw);) {
+      ++n;
+      const auto hash = raw.find('#');
+      const std::string line = trim(hash == std::string::npos ? raw : raw.substr(0, hash));
+      if (line.empty()) continue;
+      const std::string where = path.string() + ":" + std::to_string(n) + ": ";
+      if (line.front() == '[') {
+        if (line.back() != ']') throw std::runtime_error(where + "section header without ']'");
+        out.push_back(Figure{drive, trim(line.substr(1, line.size() - 2)), path.string(), n, {}});
+        continue;
+      }
+      const auto eq = line.find('=');
+      if (eq == std::string::npos) throw std::runtime_error(where + "expected KEY = VALUE");
+      if (out.empty() || out.back().file != path.string()) throw std::runtime_error(where + "key before any section");
+      out.back().keys[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
+    }
+  }
+  return out;
+}
+
+std::string drive_state(const std::string& state) {
+  if (state == "new") return "--precondition=none";
+  if (state == "fill") return "--precondition=seq-fill";
+  // The reviews' "used": secure erase, 128 KiB sequential fill, then a
+  // realistic OS and application image written over it. Until state recipes
+  // exist, a quarter of the capacity in random 4 KiB overwrites stands in
+  // for the image (an assumption, stated in docs/calibration.md).
+  if (state == "used") return "--precondition=used --precondition.overwrite=0.25";
+  if (state == "torture") return "--precondition=used";  // fill + one capacity of random overwrites
+  throw std::runtime_error("unknown state '" + state + "' (new, fill, used, torture)");
+}
+
+}  // namespace calib

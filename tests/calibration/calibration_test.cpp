@@ -69,7 +69,9 @@ double metric_value(const nlohmann::json& r, const std::string& metric) {
 
 // Runs the figure's workload on its drive's preset; returns its metric.
 double simulate(const Figure& f) {
-  const std::string preset = std::string(SSDSIM_ROOT) + "/configs/drives/" + f.drive + ".ini";
+  // `preset = PATH` (from the repository root) names another drive file.
+  const std::string preset =
+      std::string(SSDSIM_ROOT) + "/" + (f.keys.count("preset") ? f.get("preset") : "configs/drives/" + f.drive + ".ini");
   if (!std::filesystem::exists(preset)) throw std::runtime_error("no preset " + preset);
   const std::string report = testing::TempDir() + "ssdsim-calib-" + std::to_string(getpid()) + ".json";
   const std::string cmd = std::string(SSDSIM_BIN) + " --config " + preset + " " + calib::drive_state(f.get("state", "new")) +

@@ -13,6 +13,7 @@
 //   # or a fact: at_most / at_least on the metric, or on its ratio to the
 //   # metric of another figure (ratio_to = SECTION or DRIVE/SECTION)
 //   reference = true            # only a ratio_to base: not a test itself
+//   preset = configs/x.ini      # another drive file than configs/drives/<drive>.ini
 #include <map>
 #include <string>
 #include <vector>

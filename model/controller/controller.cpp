@@ -52,53 +52,6 @@ std::string Controller::dram_shortfall() const {
                            : std::string());
 }
 
-void Controller::precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow,
-                              const std::function<void(uint64_t, uint64_t)>& progress) {
-  if (state == Precondition::None) return;
-  const uint64_t pages = ftl_->user_pages();
-  const uint64_t overwrites =
-      state == Precondition::Used ? static_cast<uint64_t>(overwrite_fraction * double(pages)) : 0;
-  // A branch every page, a call every 64k: free next to the FTL write.
-  const auto tick = [&](uint64_t done) {
-    if (progress && (done & 0xffff) == 0) progress(done, pages + overwrites);
-  };
-  work_.record_ops = false;  // functional only: no flash timing to schedule
-  // The host's shadow (content checks) sees these writes as the host's own.
-  const auto tag = [&](uint64_t lpn) {
-    if (!shadow) return ++version_;
-    const uint64_t t = shadow->next_tag();
-    shadow->wrote_page(lpn, t);
-    return t;
-  };
-  // seq-fill: every user LBA once, in order (what 128 KiB sequential writes leave behind).
-  for (uint64_t l = 0; l < pages; ++l) {
-    tick(l);
-    work_.clear();
-    ftl_->write(Lpn(uint32_t(l)), tag(l), work_);
-  }
-  if (state == Precondition::Used) {
-    Random rng(seed ^ 0x5553454455534544ull);
-    const uint64_t n = overwrites;
-    // Draw LPNs ahead so the FTL can prefetch their map entries (stage 0),
-    // then what they map to (stage 1), overlapping the cache misses.
-    constexpr size_t kAhead = 16, kHalf = kAhead / 2;
-    uint32_t ring[kAhead];
-    for (size_t i = 0; i < kAhead; ++i) ftl_->prefetch(Lpn(ring[i] = uint32_t(rng.below(pages))), 0);
-    for (size_t i = 0; i < kHalf; ++i) ftl_->prefetch(Lpn(ring[i]), 1);
-    for (uint64_t i = 0; i < n; ++i) {
-      tick(pages + i);
-      const uint32_t lpn = ring[i % kAhead];
-      ftl_->prefetch(Lpn(ring[(i + kHalf) % kAhead]), 1);
-      ftl_->prefetch(Lpn(ring[i % kAhead] = uint32_t(rng.below(pages))), 0);
-      work_.clear();
-      ftl_->write(Lpn(lpn), tag(lpn), work_);
-    }
-  }
-  work_.clear();
-  work_.record_ops = true;
-  ftl_->reset_stats();
-}
-
 void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   serve(trans, delay);
   // Background work waits for the host to be quiet from its last completion.

@@ -23,10 +23,18 @@
 #include "model/controller/controller_cpu.h"
 #include "model/nand/flash_media.h"
 #include "model/ftl/ftl.h"
+#include "model/controller/drive_state.h"
 #include "model/controller/write_cache.h"
 #include "tlm/ssd_protocol.h"
 
 namespace ssd {
+
+// What one phase of a drive state did (the report's `state` section).
+struct StatePhaseResult {
+  std::string phase;
+  uint64_t pages_written = 0, gc_pages_moved = 0, trimmed_pages = 0, background_slices = 0;
+  double idle_flash_s = 0;  // idle: flash time of the background work done
+};
 
 // The FTL's parameters as the firmware builds them from the configuration.
 ftl::FtlParams ftl_params(const SimConfig& cfg);
@@ -61,12 +69,13 @@ class Controller : public sc_core::sc_module {
   }
   uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
 
-  // Drive states before the timed phase, applied functionally (no timing).
-  // With a `shadow` (content checks), the writes are recorded in it.
-  // `progress`, if set, is called every 65536 page writes with the pages
-  // written so far and the total (the caller decides whether to print).
-  void precondition(Precondition state, double overwrite_fraction, uint64_t seed, ContentShadow* shadow = nullptr,
-                    const std::function<void(uint64_t done, uint64_t total)>& progress = nullptr);
+  // A drive state before the timed phase, applied functionally (no timing;
+  // controller_state.cpp). With a `shadow` (content checks), the writes are
+  // recorded in it. `progress`, if set, is called every 65536 page writes
+  // with the pages written so far and the total (the caller decides whether
+  // to print). The FTL's statistics are zeroed afterwards.
+  std::vector<StatePhaseResult> apply_state(const DriveState& state, uint64_t seed, ContentShadow* shadow = nullptr,
+                                            const std::function<void(uint64_t done, uint64_t total)>& progress = nullptr);
   // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
   // write cache); "" if it can.
   std::string dram_shortfall() const;
@@ -86,6 +95,9 @@ class Controller : public sc_core::sc_module {
   // Write one page through the FTL from `at` (after a read-modify-write read
   // if `partial`), its data tagged `tag` (0: a fresh internal version);
   // returns when the program (and any GC it forced) completes.
+  void secure_erase(ContentShadow* shadow);
+  // Background work for up to `seconds` of flash time; returns the time spent.
+  double idle(double seconds, uint64_t& slices);
   sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);
   void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
   bool partial_page(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;

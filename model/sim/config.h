@@ -10,6 +10,7 @@
 #include "model/host/fio_job.h"
 #include "model/ftl/ftl.h"
 #include "model/nand/geometry.h"
+#include "model/controller/drive_state.h"
 
 namespace ssd {
 
@@ -90,8 +91,6 @@ struct WorkloadConfig {
   uint64_t randseed = 0;           // 0: derived from --seed
 };
 
-enum class Precondition { None, SeqFill, Used };
-
 // Trace replay (`--trace` and `trace.*`).
 struct ReplayConfig {
   std::string path;                 // file, blktrace NAME prefix or directory; "" = synthetic workload
@@ -126,8 +125,8 @@ struct SimConfig {
   double ftl_op = 0.07;
   uint32_t gc_threshold = 2;
   WorkloadConfig workload;
-  Precondition precondition = Precondition::SeqFill;
-  double used_overwrite = 1.0;     // `used`: random overwrites as a fraction of user capacity
+  DriveState state = DriveState::precondition("seq-fill", 1.0);  // before the timed phase
+  bool state_option = false;       // given with --state (else from --precondition)
   uint64_t seed = 1;
   ReplayConfig replay;
   std::string report;              // JSON report path ("" = none)

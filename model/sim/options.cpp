@@ -351,8 +351,18 @@ void Options::build() {
                               std::to_string(g.blocks_per_die()) + " blocks per die)");
 
   const std::string& pre = choice("precondition", {"none", "seq-fill", "used"});
-  c.precondition = pre == "none" ? Precondition::None : pre == "seq-fill" ? Precondition::SeqFill : Precondition::Used;
-  c.used_overwrite = fraction("precondition.overwrite");
+  const double overwrite = fraction("precondition.overwrite");
+  c.state = DriveState::precondition(pre, overwrite);
+  if (!text("state").empty()) {
+    for (const char* k : {"precondition", "precondition.overwrite"})
+      if (settings_.at(k).origin != "default") throw error("state", std::string("cannot be combined with --") + k);
+    try {
+      c.state = DriveState::resolve(text("state"));
+    } catch (const std::invalid_argument& e) {
+      throw error("state", e.what());
+    }
+    c.state_option = true;
+  }
 
   WorkloadConfig& w = c.workload;
   w.rw = choice("workload.rw", {"read", "write", "randread", "randwrite", "randrw", "rw", "readwrite"});

@@ -219,11 +219,12 @@ void ReplayRun::annotate(nlohmann::json& report) const {
   char drive[256];
   std::snprintf(drive, sizeof drive,
                 "%u ch x %u dies x %u planes x %u blocks x %u pages x %u B, %.1f GiB raw, %.1f GiB user, FTL %s, "
-                "precondition %s",
+                "%s %s",
                 g.channels, g.dies_per_channel, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size,
                 double(g.bytes()) / (1u << 30),
                 double(sim_.drive().controller.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
-                opts_.values().at("precondition").c_str());
+                cfg_.state_option ? "state" : "precondition",
+                cfg_.state_option ? cfg_.state.name.c_str() : opts_.values().at("precondition").c_str());
   report["drive"] = drive;
   report["workload"] = sim_.workload_description();
   if (source_) report["trace"] = source_->accounting();

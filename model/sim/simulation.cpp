@@ -18,10 +18,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-const char* precondition_name(Precondition p) {
-  return p == Precondition::None ? "none" : p == Precondition::SeqFill ? "seq-fill" : "used";
-}
-
 // Progress lines go to stderr only (stdout may carry the JSON report), at
 // most one per 2 s of wall time, and not at all with --log-level=off.
 class Progress {
@@ -85,7 +81,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
     shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
   const bool show_progress = cfg_.log_level != "off";
   Progress pre(show_progress);
-  drive_->controller.precondition(cfg_.precondition, cfg_.used_overwrite, cfg_.seed, shadow_.get(),
+  state_ = drive_->controller.apply_state(cfg_.state, cfg_.seed, shadow_.get(),
                                   [&pre](uint64_t done, uint64_t total) {
                                     if (pre.due())
                                       std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
@@ -94,7 +90,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
                                                    pre.eta(double(done) / double(total)).c_str());
                                   });
   precondition_s_ = seconds_since(t0);
-  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", precondition_name(cfg_.precondition), precondition_s_);
+  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", cfg_.state.name, precondition_s_);
 
   if (cfg_.powerfail_at != sc_core::SC_ZERO_TIME) {
     power_fail_ = std::make_unique<PowerFail>(cfg_.powerfail_at, cfg_.dram.plp, shadow_->tags(),
@@ -211,6 +207,12 @@ nlohmann::json Simulation::report() const {
   dev["trims_ignored"] = ctl.trims_ignored();
   dev["kernel"] = {{"delta_cycles", kernel_deltas_}};
   if (power_fail_) r["powerfail"] = power_fail_->report();
+  json phases = json::array();
+  for (const StatePhaseResult& s : state_)
+    phases.push_back({{"phase", s.phase}, {"pages_written", s.pages_written}, {"gc_pages_moved", s.gc_pages_moved},
+                      {"trimmed_pages", s.trimmed_pages}, {"background_slices", s.background_slices},
+                      {"idle_flash_s", s.idle_flash_s}});
+  r["state"] = {{"name", cfg_.state.name}, {"phases", phases}};
   json channels = json::array(), dies = json::array();
   for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
     const NandChannel& ch = *drive_->channels[c];

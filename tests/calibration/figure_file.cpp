@@ -44,14 +44,10 @@ std::vector<Figure> load_figures(const std::string& dir) {
 }
 
 std::string drive_state(const std::string& state) {
-  if (state == "new") return "--precondition=none";
-  if (state == "fill") return "--precondition=seq-fill";
-  // The reviews' "used": secure erase, 128 KiB sequential fill, then a
-  // realistic OS and application image written over it. Until state recipes
-  // exist, a quarter of the capacity in random 4 KiB overwrites stands in
-  // for the image (an assumption, stated in docs/calibration.md).
-  if (state == "used") return "--precondition=used --precondition.overwrite=0.25";
-  if (state == "torture") return "--precondition=used";  // fill + one capacity of random overwrites
+  // The shipped drive states (configs/states, docs/states.md): `used` is the
+  // reviews' used drive (a 128 KiB fill, then an OS/application image).
+  if (state == "new" || state == "fill" || state == "torture") return "--state " + state;
+  if (state == "used") return "--state used-anthology";
   throw std::runtime_error("unknown state '" + state + "' (new, fill, used, torture)");
 }
 

@@ -1,0 +1,168 @@
+// Controller: drive states before the timed phase (model/controller/
+// drive_state.h), applied functionally: the FTL does its work, the flash
+// media changes, no time passes (except what an idle phase estimates).
+#include <algorithm>
+#include <cmath>
+
+#include "model/controller/controller.h"
+#include "model/sim/random.h"
+
+namespace ssd {
+
+namespace {
+// The random phases' generators: the first is today's `used` one, bit for bit.
+uint64_t phase_seed(uint64_t seed, uint32_t k) { return seed ^ 0x5553454455534544ull ^ (k * 0x9E3779B97F4A7C15ull); }
+}  // namespace
+
+std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, uint64_t seed, ContentShadow* shadow,
+                                                      const std::function<void(uint64_t, uint64_t)>& progress) {
+  std::vector<StatePhaseResult> results;
+  if (state.phases.empty()) return results;
+  const uint64_t pages = ftl_->user_pages();
+  const uint32_t page = cfg_.nand.geometry.page_size;
+  const auto amount = [&](const StatePhase& p) {
+    return p.multiple > 0 ? static_cast<uint64_t>(p.multiple * double(pages)) : (p.bytes + page - 1) / page;
+  };
+  uint64_t total = 0, done = 0;
+  for (const StatePhase& p : state.phases)
+    total += p.kind == StatePhase::Kind::Fill ? pages : p.kind == StatePhase::Kind::RandWrite || p.kind == StatePhase::Kind::Image ? amount(p) : 0;
+  // A branch every page, a call every 64k: free next to the FTL write.
+  const auto tick = [&]() {
+    if (progress && (done & 0xffff) == 0) progress(done, total);
+    ++done;
+  };
+  work_.record_ops = false;  // functional only: no flash timing to schedule
+  // The host's shadow (content checks) sees these writes as the host's own.
+  const auto tag = [&](uint64_t lpn) {
+    if (!shadow) return ++version_;
+    const uint64_t t = shadow->next_tag();
+    shadow->wrote_page(lpn, t);
+    return t;
+  };
+  const auto write = [&](uint64_t lpn) {
+    tick();
+    work_.clear();
+    ftl_->write(Lpn(uint32_t(lpn)), tag(lpn), work_);
+  };
+  // One command of `n` pages from `first`, as the FTL would see it from the host.
+  uint64_t next_write = UINT64_MAX;
+  const auto command = [&](uint64_t first, uint64_t n) {
+    ftl_->begin_command({ftl::HostRun::Op::Write, first, n, first == next_write});
+    next_write = first + n;
+    for (uint64_t l = first; l < first + n; ++l) write(l);
+  };
+  uint32_t random_phases = 0;
+  for (const StatePhase& p : state.phases) {
+    const ftl::FtlStats before = ftl_->stats();
+    StatePhaseResult r{p.text};
+    switch (p.kind) {
+      case StatePhase::Kind::SecureErase:
+        secure_erase(shadow);
+        break;
+      case StatePhase::Kind::Fill: {
+        const uint64_t per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
+        if (per == 1) {  // page by page (today's seq-fill)
+          for (uint64_t l = 0; l < pages; ++l) write(l);
+        } else {
+          for (uint64_t l = 0; l < pages; l += per) command(l, std::min(per, pages - l));
+        }
+        break;
+      }
+      case StatePhase::Kind::RandWrite: {
+        Random rng(phase_seed(seed, random_phases++));
+        const uint64_t n = amount(p), per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
+        if (per == 1) {
+          // Draw LPNs ahead so the FTL can prefetch their map entries (stage 0),
+          // then what they map to (stage 1), overlapping the cache misses.
+          constexpr size_t kAhead = 16, kHalf = kAhead / 2;
+          uint32_t ring[kAhead];
+          for (size_t i = 0; i < kAhead; ++i) ftl_->prefetch(Lpn(ring[i] = uint32_t(rng.below(pages))), 0);
+          for (size_t i = 0; i < kHalf; ++i) ftl_->prefetch(Lpn(ring[i]), 1);
+          for (uint64_t i = 0; i < n; ++i) {
+            const uint32_t lpn = ring[i % kAhead];
+            ftl_->prefetch(Lpn(ring[(i + kHalf) % kAhead]), 1);
+            ftl_->prefetch(Lpn(ring[i % kAhead] = uint32_t(rng.below(pages))), 0);
+            write(lpn);
+          }
+        } else {
+          const uint64_t slots = std::max<uint64_t>(1, pages / per);
+          for (uint64_t w = 0; w < n; w += per) command(rng.below(slots) * per, std::min(per, pages));
+        }
+        break;
+      }
+      case StatePhase::Kind::Image: {
+        // Files of log-uniform size from 4 KiB to 4 MiB, each written
+        // sequentially in 128 KiB commands at a random place: an installed OS
+        // and its applications. Their overwrites invalidate whole runs of
+        // pages, unlike scattered 4 KiB writes.
+        Random rng(phase_seed(seed, random_phases++));
+        const uint64_t n = amount(p), cmd = std::max<uint64_t>(1, (128u << 10) / page);
+        for (uint64_t w = 0; w < n;) {
+          const double u = double(rng.next() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
+          const double bytes = 4096.0 * std::pow(2.0, 10.0 * u);
+          const uint64_t len = std::min({pages, n - w, std::max<uint64_t>(1, uint64_t(bytes) / page)});
+          const uint64_t at = rng.below(pages - len + 1);
+          for (uint64_t l = at; l < at + len; l += cmd) command(l, std::min(cmd, at + len - l));
+          w += len;
+        }
+        break;
+      }
+      case StatePhase::Kind::TrimAll:
+        for (uint64_t l = 0; l < pages; ++l) {
+          work_.clear();
+          ftl_->trim(Lpn(uint32_t(l)), work_);
+        }
+        if (shadow) shadow->trimmed(0, pages * page);
+        break;
+      case StatePhase::Kind::Idle:
+        r.idle_flash_s = idle(p.idle_s, r.background_slices);
+        break;
+    }
+    const ftl::FtlStats& after = ftl_->stats();
+    r.pages_written = after.host_pages_written - before.host_pages_written;
+    r.gc_pages_moved = after.gc_pages_moved - before.gc_pages_moved;
+    r.trimmed_pages = after.trimmed_pages - before.trimmed_pages;
+    results.push_back(r);
+  }
+  work_.clear();
+  work_.record_ops = true;
+  ftl_->reset_stats();
+  return results;
+}
+
+void Controller::secure_erase(ContentShadow* shadow) {
+  // Every block that holds data is erased (its wear counts), and the
+  // firmware starts over with an empty map.
+  const FlashGeometry& g = cfg_.nand.geometry;
+  for (uint64_t b = 0; b < g.blocks(); ++b)
+    if (media_.is_programmed(g.first_page(BlockId(b)))) media_.erase(BlockId(b));
+  ftl_.reset();
+  ftl_ = ftl::FtlRegistry::instance().create(cfg_.ftl_name, ftl_params(cfg_), media_);
+  if (shadow) shadow->trimmed(0, ftl_->user_pages() * g.page_size);
+}
+
+double Controller::idle(double seconds, uint64_t& slices) {
+  // The firmware's idle loop issues one NAND op at a time: the slices' flash
+  // time is the sum of their ops' times. A firmware without idle-time work
+  // (ftl.idle_after = 0) does nothing while idle.
+  if (cfg_.idle_after == sc_core::SC_ZERO_TIME) return 0;
+  const FlashGeometry& g = cfg_.nand.geometry;
+  const double xfer = double(g.page_size) / cfg_.nand.channel_rate;
+  double spent = 0;
+  work_.record_ops = true;  // the ops' kinds give the time
+  while (spent < seconds) {
+    work_.clear();
+    if (!ftl_->background(work_)) break;
+    ++slices;
+    for (const ftl::FlashOp& op : work_.ops) {
+      const uint32_t pg = g.page_in_block(op.ppn);
+      spent += op.kind == ftl::FlashOp::Kind::Read      ? cfg_.nand.read_time(pg).to_seconds() + xfer
+               : op.kind == ftl::FlashOp::Kind::Program ? xfer + cfg_.nand.program_time(pg).to_seconds()
+                                                        : cfg_.nand.t_erase.to_seconds();
+    }
+  }
+  work_.record_ops = false;
+  return spent;
+}
+
+}  // namespace ssd

@@ -1,0 +1,103 @@
+// Drive states as recipes (--state, model/controller/drive_state.h): each
+// phase's effect on the page accounting, computed from the drive's user
+// capacity; the shipped `torture` state is today's --precondition=used bit
+// for bit; bad recipes are exit 2 naming --state.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/model/cli_util.h"
+
+namespace {
+
+using ssdtest::read_json;
+using ssdtest::run;
+using ssdtest::tmp;
+
+const std::string kDrive =
+    "--nand.channels=2 --nand.dies_per_channel=2 --nand.planes_per_die=1 --nand.blocks_per_plane=128 "
+    "--nand.pages_per_block=64 --ftl.op=0.25 --workload.rw=randrw --workload.number_ios=2000 --log-level=off ";
+
+nlohmann::json with_state(const std::string& state, const std::string& extra = "") {
+  const std::string rep = tmp("state.json");
+  const auto r = run(kDrive + "--state \"" + state + "\" " + extra + " --report " + rep);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return read_json(rep);
+}
+
+uint64_t user_pages(const nlohmann::json& j) { return j["device"]["user_capacity_bytes"].get<uint64_t>() / 4096; }
+
+TEST(DriveState, TortureIsPreconditionUsedBitForBit) {
+  const auto a = with_state("torture");
+  const std::string rep = tmp("used.json");
+  ASSERT_EQ(run(kDrive + "--precondition=used --report " + rep).code, 0);
+  const auto b = read_json(rep);
+  for (const char* k : {"read", "write"}) EXPECT_EQ(a[k], b[k]) << k;
+  EXPECT_EQ(a["device"]["write_amplification"], b["device"]["write_amplification"]);
+  EXPECT_EQ(a["device"]["erase_count"], b["device"]["erase_count"]);
+}
+
+TEST(DriveState, EachPhaseWritesWhatItSays) {
+  const auto j =
+      with_state("secure-erase,fill:128k,randwrite:4k:0.25x,randwrite:64k:0.5x,image:0.3x,trim:all", "--workload.rw=randread");
+  const uint64_t n = user_pages(j);
+  const auto& p = j["state"]["phases"];
+  ASSERT_EQ(p.size(), 6u);
+  EXPECT_EQ(p[0]["pages_written"], 0);
+  EXPECT_EQ(p[1]["pages_written"], n);
+  EXPECT_EQ(p[2]["pages_written"], uint64_t(0.25 * double(n)));
+  // 64 KiB = 16 pages per write, until at least half the capacity is written.
+  EXPECT_EQ(p[3]["pages_written"], (uint64_t(0.5 * double(n)) + 15) / 16 * 16);
+  EXPECT_EQ(p[4]["pages_written"], uint64_t(0.3 * double(n)));
+  EXPECT_EQ(p[5]["trimmed_pages"], n);
+  // Everything trimmed: every timed read finds nothing mapped.
+  EXPECT_EQ(j["device"]["unmapped_reads"], j["read"]["total_ios"]);
+}
+
+TEST(DriveState, SecureEraseStartsOver) {
+  const auto j = with_state("fill,randwrite:4k:1x,secure-erase", "--workload.rw=randread");
+  EXPECT_EQ(j["device"]["unmapped_reads"], j["read"]["total_ios"]);
+  EXPECT_GT(j["device"]["erase_count"]["max"].get<uint64_t>(), 0u);  // the erase wore the blocks
+}
+
+TEST(DriveState, IdleLetsBackgroundGcReclaimSpace) {
+  // After random overwrites, idle time lets the page FTL's background GC
+  // refill the free-block pool: the timed random writes then wait less for
+  // foreground GC. Same drive and firmware in both runs.
+  const std::string fw = "--workload.rw=randwrite --ftl.gc.bg_threshold=40 --ftl.idle_after=10ms";
+  const auto busy = with_state("fill,randwrite:4k:1x", fw);
+  const auto rested = with_state("fill,randwrite:4k:1x,idle:60s", fw);
+  const auto& idle = rested["state"]["phases"][2];
+  EXPECT_GT(idle["background_slices"].get<uint64_t>(), 0u);
+  EXPECT_GT(idle["gc_pages_moved"].get<uint64_t>(), 0u);
+  EXPECT_LE(idle["idle_flash_s"].get<double>(), 60.0 + 1.0);  // at most one slice past the duration
+  EXPECT_GT(rested["write"]["iops"].get<double>(), busy["write"]["iops"].get<double>() * 1.2);
+  // A firmware without idle-time work (ftl.idle_after = 0) does nothing while idle.
+  EXPECT_EQ(with_state("fill,randwrite:4k:1x,idle:60s")["state"]["phases"][2]["background_slices"], 0);
+}
+
+TEST(DriveState, NamedStatesAndFiles) {
+  EXPECT_EQ(with_state("new")["state"]["phases"].size(), 0u);
+  EXPECT_EQ(with_state("used-anthology")["state"]["phases"].size(), 4u);
+  const std::string f = tmp("mine.ini");
+  std::ofstream(f) << "# mine\n[state]\nphases = fill:1m, trim:all\n";
+  const auto j = with_state(f);
+  EXPECT_EQ(j["state"]["phases"][1]["trimmed_pages"], user_pages(j));
+}
+
+TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
+  for (const std::string bad : {"fill:0", "randwrite:4k", "image:-1x", "bogus", "trim:half", "idle:5", "trace:x"}) {
+    const auto r = run(kDrive + "--state " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+    EXPECT_NE(r.out.find("--state"), std::string::npos) << r.out;
+    EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+  }
+  const std::string f = tmp("bad.ini");
+  std::ofstream(f) << "[state]\nphases = fill, oops\n";
+  const auto r = run(kDrive + "--state " + f);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find(f + ":2:"), std::string::npos) << r.out;
+  EXPECT_EQ(run(kDrive + "--state fill --precondition=used").code, 2);
+}
+
+}  // namespace

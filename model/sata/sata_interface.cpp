@@ -60,11 +60,12 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
 
   delay = t - now;
   controller->b_transport(trans, delay);
-  t = now + delay;
+  // The delay comes back relative to the time of return (a disk waits inside).
+  t = sc_core::sc_time_stamp() + delay;
 
   if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
   if (cmd.op == HostOp::Read) t = std::max(t, stream_read_data(cmd));
-  delay = t - now;
+  delay = t - sc_core::sc_time_stamp();
   if (rec_) rec_->end_command(cmd, arrival, t);
   if (store_ && trans.is_response_ok()) move_data(trans, cmd);
 }

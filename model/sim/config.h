@@ -71,6 +71,23 @@ struct SataConfig {
   double payload_rate() const { return (gen == 1 ? 1.5e9 : gen == 2 ? 3e9 : 6e9) * 0.8 / 8.0; }
 };
 
+// A hard disk (`device = hdd`, model/hdd/hdd_disk.h). Defaults: a generic
+// 7,200 rpm desktop disk (seek figures of the WD Caviar WD400BB datasheet).
+struct HddConfig {
+  uint64_t capacity = 500000000000ull;  // user bytes
+  double rpm = 7200;
+  sc_time track_to_track = sc_time(2, sc_core::SC_MS);  // seek of one track, settle included
+  sc_time avg_seek = sc_time(8.9, sc_core::SC_MS);      // at a third of the stroke
+  sc_time full_seek = sc_time(21, sc_core::SC_MS);      // the whole stroke
+  double rate_outer = 100e6, rate_inner = 55e6;          // media rate, bytes/s
+  uint64_t cache = 16ull << 20;                          // buffer bytes (read segment and write cache)
+  uint64_t read_ahead = 512ull << 10;                    // bytes read on after a read
+  bool write_cache = true;
+  uint32_t write_segments = 8;                           // writes the cache holds at once (buffer segments)
+  bool sptf = true;                                      // NCQ: shortest positioning time first (else FIFO)
+  sc_time cmd_overhead = sc_time(300, sc_core::SC_US);   // the drive's electronics per command
+};
+
 // The host side: the OS and AHCI driver in front of the link.
 struct HostConfig {
   uint32_t ncq_depth = 32;          // NCQ tags the drive offers (sata.ncq_depth): at most this many in the drive
@@ -109,6 +126,8 @@ struct ReplayConfig {
 };
 
 struct SimConfig {
+  bool hdd = false;                // device = hdd: a hard disk instead of the SSD
+  HddConfig disk;
   NandConfig nand;
   DramConfig dram;
   CpuConfig cpu;

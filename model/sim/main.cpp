@@ -56,7 +56,7 @@ int sc_main(int argc, char* argv[]) {
       throw opts.error(e.key, e.what());
     }
     ssd::Simulation& sim = *built;
-    if (const std::string why = sim.drive().controller.dram_shortfall(); !why.empty())
+    if (const std::string why = cfg.hdd ? "" : sim.drive().controller.dram_shortfall(); !why.empty())
       throw opts.error("dram.size", why);
     if (!cfg.export_trace.empty()) {
       ssd::export_synthetic_trace(cfg, sim.workload_span());

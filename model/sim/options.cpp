@@ -324,6 +324,7 @@ void Options::build() {
     check_time(k, double(count(k, 0, 1u << 30)) / c.cpu.clock, kMaxDeviceTime,
                "at cpu.clock " + text("cpu.clock") + " this step is ");
 
+  build_hdd(c);
   c.sata.gen = uint32_t(count("sata.gen", 1, 3));
   c.sata.cmd_overhead = duration("sata.cmd_overhead");
   c.sata.fis_overhead = duration("sata.fis_overhead");
@@ -384,7 +385,7 @@ void Options::build() {
   w.randseed = count("workload.randseed", 0, UINT64_MAX);
   if (w.number_ios == 0 && w.runtime == sc_core::SC_ZERO_TIME && !replaying)
     throw error("workload.number_ios", "0 (unlimited) needs a workload.runtime");
-  const uint64_t user_bytes = ftl::user_pages_for(g, c.ftl_op) * g.page_size;
+  const uint64_t user_bytes = c.hdd ? c.disk.capacity : ftl::user_pages_for(g, c.ftl_op) * g.page_size;
   if (w.size && w.size < w.bs)
     throw error("workload.size", "span of " + text("workload.size") + " is smaller than workload.bs (" +
                                      text("workload.bs") + ")");

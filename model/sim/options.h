@@ -67,7 +67,8 @@ class Options {
   void set(const std::string& key, const std::string& value, const std::string& origin);
   void load_file(const std::string& path);
   void build();  // settings -> typed, validated SimConfig
-  void build_ftl();  // the selected FTL's own options (options_ftl.cpp)
+  void build_ftl();                    // the selected FTL's own options (options_ftl.cpp)
+  void build_hdd(SimConfig& c) const;  // device, hdd.* (options_hdd.cpp)
   static void load_plugins(int argc, const char* const* argv);
 
   uint64_t count(const std::string& key, uint64_t min, uint64_t max) const;

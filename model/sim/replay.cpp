@@ -148,7 +148,7 @@ void export_synthetic_trace(const SimConfig& cfg, uint64_t span) {
 ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim) : cfg_(cfg), opts_(opts), sim_(sim) {
   try {
     if (!cfg.replay.path.empty())
-      source_ = std::make_unique<TraceSource>(cfg.replay, sim.drive().controller.user_bytes());
+      source_ = std::make_unique<TraceSource>(cfg.replay, sim.user_bytes());
   } catch (const traces::TraceError& e) {
     throw OptionError(e.what());
   }
@@ -160,7 +160,7 @@ ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim)
   }
   // One fio job per host stream: the job file's jobs, or the trace, or the synthetic workload.
   std::vector<FioJobInfo> infos;
-  const uint64_t capacity = sim.drive().controller.user_bytes();
+  const uint64_t capacity = sim.user_bytes();
   for (size_t i = 0; i < cfg.jobs.jobs.size(); ++i) {
     const FioJob& job = cfg.jobs.jobs[i];
     // Each job its own generator: randseed (or --seed) mixed with its place in the file, so clones differ.
@@ -222,9 +222,12 @@ void ReplayRun::annotate(nlohmann::json& report) const {
                 "%s %s",
                 g.channels, g.dies_per_channel, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size,
                 double(g.bytes()) / (1u << 30),
-                double(sim_.drive().controller.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
+                double(sim_.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
                 cfg_.state_option ? "state" : "precondition",
                 cfg_.state_option ? cfg_.state.name.c_str() : opts_.values().at("precondition").c_str());
+  if (cfg_.hdd)
+    std::snprintf(drive, sizeof drive, "hard disk, %.1f GB, %.0f rpm, %s", double(cfg_.disk.capacity) / 1e9,
+                  cfg_.disk.rpm, cfg_.disk.write_cache ? "write cache" : "no write cache");
   report["drive"] = drive;
   report["workload"] = sim_.workload_description();
   if (source_) report["trace"] = source_->accounting();

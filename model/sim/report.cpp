@@ -6,6 +6,28 @@
 namespace ssd {
 
 namespace {
+// The SSD's device lines: write amplification, GC, wear; what each resource was busy.
+void ssd_lines(FILE* out, const nlohmann::json& dev) {
+  double ch_sum = 0, ch_max = 0, die_sum = 0, die_max = 0;
+  for (const auto& c : dev["channels"]) ch_sum += c["utilisation"].get<double>(), ch_max = std::max(ch_max, c["utilisation"].get<double>());
+  for (const auto& d : dev["dies"]) die_sum += d["utilisation"].get<double>(), die_max = std::max(die_max, d["utilisation"].get<double>());
+  const double nch = std::max<size_t>(1, dev["channels"].size()), ndie = std::max<size_t>(1, dev["dies"].size());
+  std::fprintf(out, "device: WA=%.3f, GC runs=%llu, GC pages moved=%llu, erase count min/mean/max=%llu/%.2f/%llu\n",
+               dev["write_amplification"].get<double>(),
+               static_cast<unsigned long long>(dev["gc_runs"].get<uint64_t>()),
+               static_cast<unsigned long long>(dev["gc_pages_moved"].get<uint64_t>()),
+               static_cast<unsigned long long>(dev["erase_count"]["min"].get<uint64_t>()),
+               dev["erase_count"]["mean"].get<double>(),
+               static_cast<unsigned long long>(dev["erase_count"]["max"].get<uint64_t>()));
+  std::fprintf(out, "  utilisation: sata %.1f%%, cpu %.1f%%, dram %.1f%%, channels avg %.1f%% max %.1f%%, dies avg %.1f%% max %.1f%%\n",
+               100 * dev["sata"]["utilisation"].get<double>(), 100 * dev["cpu"]["utilisation"].get<double>(),
+               100 * dev["dram"]["utilisation"].get<double>(), 100 * ch_sum / nch, 100 * ch_max,
+               100 * die_sum / ndie, 100 * die_max);
+}
+}  // namespace
+
+
+namespace {
 double us(const nlohmann::json& v) { return v.get<double>() / 1000.0; }
 }  // namespace
 
@@ -42,21 +64,16 @@ void print_summary(std::FILE* out, const nlohmann::json& r) {
       }
       std::fprintf(out, "  job %s: %s\n", j.value("jobname", "").c_str(), line.empty() ? "no IO" : line.c_str());
     }
-  double ch_sum = 0, ch_max = 0, die_sum = 0, die_max = 0;
-  for (const auto& c : dev["channels"]) ch_sum += c["utilisation"].get<double>(), ch_max = std::max(ch_max, c["utilisation"].get<double>());
-  for (const auto& d : dev["dies"]) die_sum += d["utilisation"].get<double>(), die_max = std::max(die_max, d["utilisation"].get<double>());
-  const double nch = std::max<size_t>(1, dev["channels"].size()), ndie = std::max<size_t>(1, dev["dies"].size());
-  std::fprintf(out, "device: WA=%.3f, GC runs=%llu, GC pages moved=%llu, erase count min/mean/max=%llu/%.2f/%llu\n",
-               dev["write_amplification"].get<double>(),
-               static_cast<unsigned long long>(dev["gc_runs"].get<uint64_t>()),
-               static_cast<unsigned long long>(dev["gc_pages_moved"].get<uint64_t>()),
-               static_cast<unsigned long long>(dev["erase_count"]["min"].get<uint64_t>()),
-               dev["erase_count"]["mean"].get<double>(),
-               static_cast<unsigned long long>(dev["erase_count"]["max"].get<uint64_t>()));
-  std::fprintf(out, "  utilisation: sata %.1f%%, cpu %.1f%%, dram %.1f%%, channels avg %.1f%% max %.1f%%, dies avg %.1f%% max %.1f%%\n",
-               100 * dev["sata"]["utilisation"].get<double>(), 100 * dev["cpu"]["utilisation"].get<double>(),
-               100 * dev["dram"]["utilisation"].get<double>(), 100 * ch_sum / nch, 100 * ch_max,
-               100 * die_sum / ndie, 100 * die_max);
+  if (dev.value("type", "") == "hdd") {
+    const auto& h = dev["hdd"];
+    std::fprintf(out, "device: hard disk, %llu media ops, mean seek %.2f ms, mean rotation %.2f ms, %llu buffer hits, "
+                      "utilisation %.1f%%\n",
+                 static_cast<unsigned long long>(h["media_ops"].get<uint64_t>()), h["mean_seek_ms"].get<double>(),
+                 h["mean_rotation_ms"].get<double>(), static_cast<unsigned long long>(h["buffer_hits"].get<uint64_t>()),
+                 100 * h["utilisation"].get<double>());
+  } else {
+    ssd_lines(out, dev);
+  }
   if (r.contains("trace")) {
     const auto& t = r["trace"];
     std::fprintf(out, "trace: %s (%s): %llu records read, %llu replayed, %llu filtered, %llu skipped as bad, %llu remapped\n",

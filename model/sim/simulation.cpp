@@ -45,7 +45,12 @@ class Progress {
 };
 }  // namespace
 
-Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg), drive_(std::make_unique<SsdDrive>("ssd", cfg)) {
+Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg) {
+  if (cfg.hdd) {
+    hdd_ = std::make_unique<HddDrive>("hdd", cfg);
+    return;
+  }
+  drive_ = std::make_unique<SsdDrive>("ssd", cfg);
   if (!cfg.vcd.empty() || !cfg.activity.empty()) {
     activity_ = std::make_unique<ActivityRecorder>("activity", cfg);
     drive_->trace(*activity_);
@@ -54,8 +59,10 @@ Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg), drive_(std::make_uniqu
 
 Simulation::~Simulation() = default;
 
+uint64_t Simulation::user_bytes() const { return hdd_ ? hdd_->disk.user_bytes() : drive_->controller.user_bytes(); }
+
 uint64_t Simulation::workload_span() const {
-  return cfg_.workload.size ? cfg_.workload.size : drive_->controller.user_bytes() - cfg_.workload.offset;
+  return cfg_.workload.size ? cfg_.workload.size : user_bytes() - cfg_.workload.offset;
 }
 
 void Simulation::run(IoSource* source, uint32_t iodepth) {
@@ -77,11 +84,11 @@ std::string Simulation::workload_description() const {
 
 void Simulation::run(const std::vector<HostStream>& streams) {
   auto t0 = Clock::now();
-  if (cfg_.track_content)
+  if (cfg_.track_content && drive_)
     shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
   const bool show_progress = cfg_.log_level != "off";
   Progress pre(show_progress);
-  state_ = drive_->controller.apply_state(cfg_.state, cfg_.seed, shadow_.get(),
+  if (drive_) state_ = drive_->controller.apply_state(cfg_.state, cfg_.seed, shadow_.get(),
                                   [&pre](uint64_t done, uint64_t total) {
                                     if (pre.due())
                                       std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
@@ -100,7 +107,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   }
   streams_ = streams;
   host_ = std::make_unique<Host>("host", streams, shadow_.get(), cfg_.host);
-  host_->socket.bind(drive_->sata.host);
+  host_->socket.bind(hdd_ ? hdd_->sata.host : drive_->sata.host);
 
   // Progress, checked every 16k IOs. The run ends at the first limit it
   // reaches: the synthetic workload's number_ios, or the streams' runtime
@@ -142,11 +149,6 @@ nlohmann::json Simulation::report() const {
   using nlohmann::json;
   const sc_time elapsed = host_->last_completion();
   const double secs = elapsed.to_seconds();
-  // Utilisation is over the whole time the drive was active: write-back
-  // destaging can run past the last host completion (reported as drain).
-  sc_time active = std::max({elapsed, drive_->sata.busy_until(), drive_->controller.cpu().busy_until(),
-                             drive_->dram.busy_until()});
-  for (const auto& ch : drive_->channels) active = std::max(active, ch->busy_until());
   json r;
   const char* names[] = {"read", "write", "trim"};
   for (int op = 0; op < 3; ++op) {
@@ -175,6 +177,15 @@ nlohmann::json Simulation::report() const {
   }
   const OpStats& flush = host_->stats(ssdtlm::HostOp::Flush);
   r["flush"] = {{"total_ios", flush.lat.count()}, {"lat_ns", {{"mean", flush.lat.mean()}, {"max", flush.lat.max()}}}};
+  if (hdd_) {
+    r["device"] = hdd_report(elapsed);
+    return r;
+  }
+  // Utilisation is over the whole time the drive was active: write-back
+  // destaging can run past the last host completion (reported as drain).
+  sc_time active = std::max({elapsed, drive_->sata.busy_until(), drive_->controller.cpu().busy_until(),
+                             drive_->dram.busy_until()});
+  for (const auto& ch : drive_->channels) active = std::max(active, ch->busy_until());
 
   const Controller& ctl = drive_->controller;
   const ftl::FtlStats& fs = ctl.ftl().stats();
@@ -243,6 +254,36 @@ nlohmann::json Simulation::report() const {
   dev["host_errors"] = host_->errors();
   r["device"] = dev;
   return r;
+}
+
+nlohmann::json Simulation::hdd_report(const sc_time& elapsed) const {
+  const HddDisk& d = hdd_->disk;
+  const HddStats& st = d.stats();
+  const sc_time active = std::max({elapsed, hdd_->sata.busy_until(), d.busy_until()});
+  const double ops = double(std::max<uint64_t>(1, st.media_ops));
+  nlohmann::json dev;
+  dev["type"] = "hdd";
+  dev["user_capacity_bytes"] = d.user_bytes();
+  dev["hdd"] = {{"commands", st.commands},
+                {"media_ops", st.media_ops},
+                {"seeks", st.seeks},
+                {"mean_seek_distance", st.seeks ? st.seek_distance / double(st.seeks) : 0.0},
+                {"mean_seek_ms", st.seek_s / ops * 1e3},
+                {"mean_rotation_ms", st.rotation_s / ops * 1e3},
+                {"transfer_s", st.transfer_s},
+                {"buffer_hits", st.cache_hits},
+                {"destaged_writes", st.destaged_writes},
+                {"utilisation", active == sc_core::SC_ZERO_TIME
+                                    ? 0.0
+                                    : (st.seek_s + st.rotation_s + st.transfer_s) / active.to_seconds()}};
+  dev["sata"] = {{"utilisation", hdd_->sata.utilisation(active)}, {"commands", hdd_->sata.commands()}};
+  dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
+  dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);
+  dev["stop_reason"] = to_string(host_->stop_reason());
+  dev["wall_clock_s"] = {{"precondition", precondition_s_}, {"timed", timed_s_}};
+  dev["host_errors"] = host_->errors();
+  dev["kernel"] = {{"delta_cycles", kernel_deltas_}};
+  return dev;
 }
 
 }  // namespace ssd

@@ -17,6 +17,7 @@
 #include "model/host/io_source.h"
 #include "model/sim/power_fail.h"
 #include "model/sim/ssd_drive.h"
+#include "model/hdd/hdd_drive.h"
 
 namespace ssd {
 
@@ -25,7 +26,9 @@ class Simulation {
   explicit Simulation(const SimConfig& cfg);
   ~Simulation();
 
-  SsdDrive& drive() { return *drive_; }
+  SsdDrive& drive() { return *drive_; }  // the SSD (not with device = hdd)
+  // The drive's user capacity in bytes (SSD or hard disk).
+  uint64_t user_bytes() const;
   // The synthetic workload's LBA span (workload.size or the user capacity).
   uint64_t workload_span() const;
 
@@ -45,10 +48,13 @@ class Simulation {
   std::string workload_description() const;
   // fio-style read/write/trim sections and the device section.
   nlohmann::json report() const;
+  // The device section of a hard disk's report.
+  nlohmann::json hdd_report(const sc_time& elapsed) const;
 
  private:
   SimConfig cfg_;
-  std::unique_ptr<SsdDrive> drive_;
+  std::unique_ptr<SsdDrive> drive_;      // device = ssd
+  std::unique_ptr<HddDrive> hdd_;        // device = hdd
   std::unique_ptr<ActivityRecorder> activity_;  // --vcd / --activity only
   std::unique_ptr<IoSource> synthetic_;
   std::unique_ptr<ContentShadow> shadow_;  // check.content only

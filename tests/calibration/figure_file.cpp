@@ -46,9 +46,10 @@ std::vector<Figure> load_figures(const std::string& dir) {
 std::string drive_state(const std::string& state) {
   // The shipped drive states (configs/states, docs/states.md): `used` is the
   // reviews' used drive (a 128 KiB fill, then an OS/application image).
+  if (state == "none") return "";  // a hard disk: no drive state
   if (state == "new" || state == "fill" || state == "torture") return "--state " + state;
   if (state == "used") return "--state used-anthology";
-  throw std::runtime_error("unknown state '" + state + "' (new, fill, used, torture)");
+  throw std::runtime_error("unknown state '" + state + "' (new, fill, used, torture; none for a hard disk)");
 }
 
 }  // namespace calib

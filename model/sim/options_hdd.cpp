@@ -1,0 +1,52 @@
+// The hard-disk side of the options: `device` and `hdd.*` (model/hdd).
+// An option of the other device, given explicitly, is an error, never
+// silently ignored.
+#include <cmath>
+
+#include "model/sim/options.h"
+
+namespace ssd {
+
+void Options::build_hdd(SimConfig& c) const {
+  c.hdd = choice("device", {"ssd", "hdd"}) == "hdd";
+  static const char* const kSsdOnly[] = {"nand.",     "dram.",         "cpu.",        "ftl.",
+                                         "controller.", "precondition", "state",      "check.content",
+                                         "powerfail.", "vcd",          "activity",   "store-data"};
+  for (const auto& s : option_specs()) {
+    if (settings_.at(s.key).origin == "default") continue;
+    if (!c.hdd && s.key.rfind("hdd.", 0) == 0) throw error(s.key, "is a hard-disk option: it needs device=hdd");
+    if (c.hdd)
+      for (const char* p : kSsdOnly)
+        if (s.key.rfind(p, 0) == 0) throw error(s.key, "does not apply to device=hdd");
+  }
+  if (!c.hdd) return;
+  HddConfig& d = c.disk;
+  d.capacity = size("hdd.capacity", false);
+  if (d.capacity % 512) throw error("hdd.capacity", "must be a whole number of 512-byte sectors");
+  d.rpm = double(count("hdd.rpm", 1000, 30000));
+  d.track_to_track = duration("hdd.track_to_track");
+  d.avg_seek = duration("hdd.avg_seek");
+  d.full_seek = duration("hdd.full_seek");
+  if (!(d.track_to_track <= d.avg_seek && d.avg_seek <= d.full_seek))
+    throw error("hdd.avg_seek", "needs hdd.track_to_track <= hdd.avg_seek <= hdd.full_seek");
+  // The seek curve settle + a sqrt(d) + b d must rise: a, b >= 0 (hdd_disk.cpp).
+  const double s = d.track_to_track.to_seconds(), avg = d.avg_seek.to_seconds() - s, full = d.full_seek.to_seconds() - s;
+  const double a = (avg - full / 3.0) / (1.0 / std::sqrt(3.0) - 1.0 / 3.0);
+  if (a < 0 || full - a < 0)
+    throw error("hdd.avg_seek", "with these seeks the curve through the average (at a third of the stroke) and the "
+                                "full stroke does not rise: the average must lie between " +
+                                    std::to_string((s + full / 3.0) * 1e3) + " and " +
+                                    std::to_string((s + full / std::sqrt(3.0)) * 1e3) + " ms");
+  d.rate_outer = rate("hdd.rate_outer");
+  d.rate_inner = rate("hdd.rate_inner");
+  if (d.rate_inner > d.rate_outer) throw error("hdd.rate_inner", "the inner edge cannot be faster than the outer");
+  d.cache = size("hdd.cache");
+  d.read_ahead = size("hdd.read_ahead");
+  d.write_cache = flag("hdd.write_cache");
+  d.write_segments = uint32_t(count("hdd.write_segments", 1, 1024));
+  if (d.write_cache && d.cache == 0) throw error("hdd.write_cache", "needs a buffer (hdd.cache > 0)");
+  d.sptf = choice("hdd.ncq_reorder", {"sptf", "fifo"}) == "sptf";
+  d.cmd_overhead = duration("hdd.cmd_overhead");
+}
+
+}  // namespace ssd

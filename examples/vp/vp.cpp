@@ -127,8 +127,8 @@ int sc_main(int argc, char* argv[]) {
     ssd::log::configure(cfg.log_level);
 
     ssd::SsdDrive drive("ssd", cfg);
-    // The drive's state before time starts (functional, like ssdsim's --precondition).
-    drive.controller.precondition(cfg.precondition, cfg.used_overwrite, cfg.seed);
+    // The drive's state before time starts (functional, like ssdsim's --state).
+    drive.controller.apply_state(cfg.state, cfg.seed);
     Cpu cpu("cpu");
     cpu.bus.bind(drive.sata.host);
     sc_core::sc_start();

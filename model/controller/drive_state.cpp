@@ -127,10 +127,12 @@ DriveState DriveState::resolve(const std::string& arg) {
     }
   }
   if (path.empty()) {
+    if (arg == "new") return DriveState{"new", {}};  // built in: nothing written
     if (arg.find_first_of(",:") == std::string::npos && arg != "secure-erase" && arg != "fill" && !trim(arg).empty())
       throw std::invalid_argument("'" + arg + "' is neither a state file, a state under configs/states (new, fill, " +
                                   "used-anthology, torture) nor a phase list");
     DriveState st = parse(arg, "");
+    if (st.phases.empty()) throw std::invalid_argument("'" + arg + "' lists no phases (a new drive: --state new)");
     return st;
   }
   // A state file: `phases = a, b, c` (comments with #), under [state].

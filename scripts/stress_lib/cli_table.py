@@ -36,6 +36,8 @@ BY_UNIT = {
     "list": ["bogus", "read,bogus", "", ","],
     "level": ["bogus", "", "verbose"],
     "factor": ["0", "-1", "abc", "", "1e30", "nan", "inf", "2x"],
+    "recipe": ["bogus", "fill:0", "fill:abc", "randwrite:4k", "randwrite:4k:0x", "image:2000x", "idle:5", "idle:-1s",
+               "trim:half", "trace:x", ",", "secure-erase:now", "/nonexistent-dir/state.ini"],
 }
 EXTRA = {  # values that are bad for one option only
     "nand.channels": ["0", "65"], "nand.dies_per_channel": ["0"], "nand.planes_per_die": ["0"],
@@ -131,6 +133,8 @@ def _run_row(binary, row, workdir, timeout):
         base = [b for b in base if not b.startswith("--nand.channels=")]
     if any(a.startswith("--timeseries.interval=") for a in row.args):  # used only with a timeseries
         base.append(f"--timeseries={workdir}/timeseries.csv")
+    if any(a.startswith("--state=") for a in row.args):  # --state and --precondition are exclusive
+        base = [b for b in base if not b.startswith("--precondition=")]
     if any(a.startswith("--trace.iodepth=") for a in row.args):  # checked only with a trace
         base.append(f"--trace={TRACE}")
     argv = [binary, *base, *row.args]

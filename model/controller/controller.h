@@ -74,8 +74,10 @@ class Controller : public sc_core::sc_module {
   // recorded in it. `progress`, if set, is called every 65536 page writes
   // with the pages written so far and the total (the caller decides whether
   // to print). The FTL's statistics are zeroed afterwards.
+  // `to_host` maps this controller's LPNs to the host's (a RAID member).
   std::vector<StatePhaseResult> apply_state(const DriveState& state, uint64_t seed, ContentShadow* shadow = nullptr,
-                                            const std::function<void(uint64_t done, uint64_t total)>& progress = nullptr);
+                                            const std::function<void(uint64_t done, uint64_t total)>& progress = nullptr,
+                                            const std::function<uint64_t(uint64_t)>& to_host = nullptr);
   // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
   // write cache); "" if it can.
   std::string dram_shortfall() const;
@@ -95,7 +97,7 @@ class Controller : public sc_core::sc_module {
   // Write one page through the FTL from `at` (after a read-modify-write read
   // if `partial`), its data tagged `tag` (0: a fresh internal version);
   // returns when the program (and any GC it forced) completes.
-  void secure_erase(ContentShadow* shadow);
+  void secure_erase(ContentShadow* shadow, const std::function<uint64_t(uint64_t)>& to_host);
   // Background work for up to `seconds` of flash time; returns the time spent.
   double idle(double seconds, uint64_t& slices);
   sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);

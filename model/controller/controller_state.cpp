@@ -15,7 +15,8 @@ uint64_t phase_seed(uint64_t seed, uint32_t k) { return seed ^ 0x555345445553454
 }  // namespace
 
 std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, uint64_t seed, ContentShadow* shadow,
-                                                      const std::function<void(uint64_t, uint64_t)>& progress) {
+                                                      const std::function<void(uint64_t, uint64_t)>& progress,
+                                                      const std::function<uint64_t(uint64_t)>& to_host) {
   std::vector<StatePhaseResult> results;
   if (state.phases.empty()) return results;
   const uint64_t pages = ftl_->user_pages();
@@ -36,7 +37,8 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   const auto tag = [&](uint64_t lpn) {
     if (!shadow) return ++version_;
     const uint64_t t = shadow->next_tag();
-    shadow->wrote_page(lpn, t);
+    const uint64_t host = to_host ? to_host(lpn) : lpn;
+    if (host < shadow->tags().size()) shadow->wrote_page(host, t);  // a RAID member's tail past whole stripes: unused
     return t;
   };
   const auto write = [&](uint64_t lpn) {
@@ -57,7 +59,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
     StatePhaseResult r{p.text};
     switch (p.kind) {
       case StatePhase::Kind::SecureErase:
-        secure_erase(shadow);
+        secure_erase(shadow, to_host);
         break;
       case StatePhase::Kind::Fill: {
         const uint64_t per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
@@ -112,7 +114,12 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
           work_.clear();
           ftl_->trim(Lpn(uint32_t(l)), work_);
         }
-        if (shadow) shadow->trimmed(0, pages * page);
+        if (shadow && to_host)
+          for (uint64_t l = 0; l < pages; ++l) {
+            if (to_host(l) < shadow->tags().size()) shadow->wrote_page(to_host(l), 0);
+          }
+        else if (shadow)
+          shadow->trimmed(0, pages * page);
         break;
       case StatePhase::Kind::Idle:
         r.idle_flash_s = idle(p.idle_s, r.background_slices);
@@ -130,7 +137,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   return results;
 }
 
-void Controller::secure_erase(ContentShadow* shadow) {
+void Controller::secure_erase(ContentShadow* shadow, const std::function<uint64_t(uint64_t)>& to_host) {
   // Every block that holds data is erased (its wear counts), and the
   // firmware starts over with an empty map.
   const FlashGeometry& g = cfg_.nand.geometry;
@@ -138,7 +145,12 @@ void Controller::secure_erase(ContentShadow* shadow) {
     if (media_.is_programmed(g.first_page(BlockId(b)))) media_.erase(BlockId(b));
   ftl_.reset();
   ftl_ = ftl::FtlRegistry::instance().create(cfg_.ftl_name, ftl_params(cfg_), media_);
-  if (shadow) shadow->trimmed(0, ftl_->user_pages() * g.page_size);
+  if (shadow && to_host)
+    for (uint64_t l = 0; l < ftl_->user_pages(); ++l) {
+      if (to_host(l) < shadow->tags().size()) shadow->wrote_page(to_host(l), 0);
+    }
+  else if (shadow)
+    shadow->trimmed(0, ftl_->user_pages() * g.page_size);
 }
 
 double Controller::idle(double seconds, uint64_t& slices) {

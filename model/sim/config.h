@@ -88,6 +88,13 @@ struct HddConfig {
   sc_time cmd_overhead = sc_time(300, sc_core::SC_US);   // the drive's electronics per command
 };
 
+// RAID-0 of controllers behind one port (model/raid/raid_frontend.h).
+struct RaidConfig {
+  uint32_t members = 1;                                  // 1: a single SSD, no front-end
+  uint64_t stripe = 128 << 10;                           // bytes per stripe unit
+  sc_time cmd_overhead = sc_core::SC_ZERO_TIME;          // the RAID chip per host command
+};
+
 // The host side: the OS and AHCI driver in front of the link.
 struct HostConfig {
   uint32_t ncq_depth = 32;          // NCQ tags the drive offers (sata.ncq_depth): at most this many in the drive
@@ -127,6 +134,7 @@ struct ReplayConfig {
 
 struct SimConfig {
   bool hdd = false;                // device = hdd: a hard disk instead of the SSD
+  RaidConfig raid;
   HddConfig disk;
   NandConfig nand;
   DramConfig dram;

@@ -325,6 +325,7 @@ void Options::build() {
                "at cpu.clock " + text("cpu.clock") + " this step is ");
 
   build_hdd(c);
+  build_raid(c);
   c.sata.gen = uint32_t(count("sata.gen", 1, 3));
   c.sata.cmd_overhead = duration("sata.cmd_overhead");
   c.sata.fis_overhead = duration("sata.fis_overhead");
@@ -385,7 +386,10 @@ void Options::build() {
   w.randseed = count("workload.randseed", 0, UINT64_MAX);
   if (w.number_ios == 0 && w.runtime == sc_core::SC_ZERO_TIME && !replaying)
     throw error("workload.number_ios", "0 (unlimited) needs a workload.runtime");
-  const uint64_t user_bytes = c.hdd ? c.disk.capacity : ftl::user_pages_for(g, c.ftl_op) * g.page_size;
+  const uint64_t member_bytes = ftl::user_pages_for(g, c.ftl_op) * g.page_size;
+  const uint64_t user_bytes = c.hdd                ? c.disk.capacity
+                              : c.raid.members > 1 ? member_bytes / c.raid.stripe * c.raid.stripe * c.raid.members
+                                                   : member_bytes;
   if (w.size && w.size < w.bs)
     throw error("workload.size", "span of " + text("workload.size") + " is smaller than workload.bs (" +
                                      text("workload.bs") + ")");

@@ -7,6 +7,19 @@
 
 namespace ssd {
 
+void Options::build_raid(SimConfig& c) const {
+  c.raid.members = uint32_t(count("raid.members", 1, 16));
+  c.raid.stripe = size("raid.stripe", false);
+  c.raid.cmd_overhead = duration("raid.cmd_overhead");
+  if (c.raid.stripe % c.nand.geometry.page_size)
+    throw error("raid.stripe", "must be a multiple of nand.page_size (" + text("nand.page_size") + ")");
+  if (c.raid.members == 1) return;
+  if (c.hdd) throw error("raid.members", "stripes SSDs, not a hard disk (device=hdd)");
+  for (const char* k : {"powerfail.at", "vcd", "activity"})
+    if (settings_.at(k).origin != "default")
+      throw error(k, "is not supported with raid.members > 1 yet");
+}
+
 void Options::build_hdd(SimConfig& c) const {
   c.hdd = choice("device", {"ssd", "hdd"}) == "hdd";
   static const char* const kSsdOnly[] = {"nand.",     "dram.",         "cpu.",        "ftl.",

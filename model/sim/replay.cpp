@@ -217,11 +217,12 @@ void ReplayRun::run() {
 void ReplayRun::annotate(nlohmann::json& report) const {
   const FlashGeometry& g = cfg_.nand.geometry;
   char drive[256];
+  const std::string members = cfg_.raid.members > 1 ? "RAID-0 of " + std::to_string(cfg_.raid.members) + " x " : "";
   std::snprintf(drive, sizeof drive,
-                "%u ch x %u dies x %u planes x %u blocks x %u pages x %u B, %.1f GiB raw, %.1f GiB user, FTL %s, "
+                "%s%u ch x %u dies x %u planes x %u blocks x %u pages x %u B, %.1f GiB raw, %.1f GiB user, FTL %s, "
                 "%s %s",
-                g.channels, g.dies_per_channel, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size,
-                double(g.bytes()) / (1u << 30),
+                members.c_str(), g.channels, g.dies_per_channel, g.planes_per_die, g.blocks_per_plane, g.pages_per_block, g.page_size,
+                double(g.bytes()) * cfg_.raid.members / (1u << 30),
                 double(sim_.user_bytes()) / (1u << 30), cfg_.ftl_name.c_str(),
                 cfg_.state_option ? "state" : "precondition",
                 cfg_.state_option ? cfg_.state.name.c_str() : opts_.values().at("precondition").c_str());

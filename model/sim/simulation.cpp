@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include "model/sim/device_report.h"
 #include "model/sim/log.h"
 #include "model/sim/options.h"
 #include "model/host/workload.h"
@@ -59,7 +60,7 @@ Simulation::Simulation(const SimConfig& cfg) : cfg_(cfg) {
 
 Simulation::~Simulation() = default;
 
-uint64_t Simulation::user_bytes() const { return hdd_ ? hdd_->disk.user_bytes() : drive_->controller.user_bytes(); }
+uint64_t Simulation::user_bytes() const { return hdd_ ? hdd_->disk.user_bytes() : drive_->user_bytes(); }
 
 uint64_t Simulation::workload_span() const {
   return cfg_.workload.size ? cfg_.workload.size : user_bytes() - cfg_.workload.offset;
@@ -84,18 +85,35 @@ std::string Simulation::workload_description() const {
 
 void Simulation::run(const std::vector<HostStream>& streams) {
   auto t0 = Clock::now();
+  const uint32_t page = cfg_.nand.geometry.page_size;
   if (cfg_.track_content && drive_)
-    shadow_ = std::make_unique<ContentShadow>(drive_->controller.ftl().user_pages(), cfg_.nand.geometry.page_size);
+    shadow_ = std::make_unique<ContentShadow>(drive_->user_bytes() / page, page);
   const bool show_progress = cfg_.log_level != "off";
   Progress pre(show_progress);
-  if (drive_) state_ = drive_->controller.apply_state(cfg_.state, cfg_.seed, shadow_.get(),
-                                  [&pre](uint64_t done, uint64_t total) {
-                                    if (pre.due())
-                                      std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
-                                                   static_cast<unsigned long long>(done),
-                                                   static_cast<unsigned long long>(total), pre.wall(),
-                                                   pre.eta(double(done) / double(total)).c_str());
-                                  });
+  const auto progress = [&pre](uint64_t done, uint64_t total) {
+    if (pre.due())
+      std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), pre.wall(),
+                   pre.eta(double(done) / double(total)).c_str());
+  };
+  if (drive_ && !drive_->raid) {
+    state_ = drive_->controller.apply_state(cfg_.state, cfg_.seed, shadow_.get(), progress);
+  } else if (drive_) {
+    // Each member gets the state on its own share (its own random draws),
+    // its pages recorded under the host's LPNs.
+    const RaidFrontend& raid = *drive_->raid;
+    for (uint32_t m = 0; m < drive_->members(); ++m) {
+      const auto to_host = [&raid, m, page](uint64_t lpn) { return raid.host_offset(m, lpn * page) / page; };
+      auto r = drive_->member_controller(m).apply_state(cfg_.state, cfg_.seed + m, shadow_.get(), progress, to_host);
+      if (m == 0) state_ = r;
+      else
+        for (size_t i = 0; i < r.size(); ++i) {
+          state_[i].pages_written += r[i].pages_written, state_[i].gc_pages_moved += r[i].gc_pages_moved;
+          state_[i].trimmed_pages += r[i].trimmed_pages, state_[i].background_slices += r[i].background_slices;
+          state_[i].idle_flash_s = std::max(state_[i].idle_flash_s, r[i].idle_flash_s);
+        }
+    }
+  }
   precondition_s_ = seconds_since(t0);
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", cfg_.state.name, precondition_s_);
 
@@ -183,39 +201,27 @@ nlohmann::json Simulation::report() const {
   }
   // Utilisation is over the whole time the drive was active: write-back
   // destaging can run past the last host completion (reported as drain).
-  sc_time active = std::max({elapsed, drive_->sata.busy_until(), drive_->controller.cpu().busy_until(),
-                             drive_->dram.busy_until()});
-  for (const auto& ch : drive_->channels) active = std::max(active, ch->busy_until());
-
-  const Controller& ctl = drive_->controller;
-  const ftl::FtlStats& fs = ctl.ftl().stats();
-  const FlashGeometry& g = cfg_.nand.geometry;
-  json dev;
-  json ftl_stats = json::object();
-  for (const ftl::FtlStat& s : ctl.ftl().extra_stats())
-    ftl_stats[s.name] = {{"value", s.value}, {"unit", s.unit}, {"description", s.description}};
-  dev["ftl"] = {{"name", cfg_.ftl_name}, {"stats", ftl_stats}};
-  dev["raw_capacity_bytes"] = g.bytes();
-  dev["user_capacity_bytes"] = ctl.user_bytes();
-  dev["write_amplification"] = fs.write_amplification();
-  dev["host_pages_written"] = fs.host_pages_written;
-  dev["flash_pages_written"] = fs.flash_pages_written;
-  dev["gc_runs"] = fs.gc_runs;
-  dev["gc_pages_moved"] = fs.gc_pages_moved;
-  dev["trimmed_pages"] = fs.trimmed_pages;
-  dev["unmapped_reads"] = fs.unmapped_reads;
-  uint64_t emin = UINT64_MAX, emax = 0, esum = 0;
-  std::map<uint64_t, uint64_t> histogram;  // erase count -> blocks
-  for (uint32_t b = 0; b < g.blocks(); ++b) {
-    const uint64_t e = ctl.media().erase_count(BlockId(b));
-    emin = std::min(emin, e), emax = std::max(emax, e), esum += e;
-    ++histogram[e];
+  sc_time active = std::max(elapsed, drive_->sata.busy_until());
+  for (uint32_t m = 0; m < drive_->members(); ++m) {
+    active = std::max({active, drive_->member_controller(m).cpu().busy_until(), drive_->member_dram(m).busy_until()});
+    for (const auto& ch : drive_->member_channels(m)) active = std::max(active, ch->busy_until());
   }
-  json hist = json::object();
-  for (const auto& [e, n] : histogram) hist[std::to_string(e)] = n;
-  dev["erase_count"] = {{"min", emin}, {"mean", double(esum) / g.blocks()}, {"max", emax}, {"histogram", hist}};
-  dev["background_slices"] = ctl.background_slices();
-  dev["trims_ignored"] = ctl.trims_ignored();
+
+  json dev;
+  if (!drive_->raid) {
+    dev = ssd_member_report(drive_->controller, drive_->dram, drive_->channels, cfg_, active);
+  } else {
+    std::vector<json> members;
+    for (uint32_t m = 0; m < drive_->members(); ++m)
+      members.push_back(ssd_member_report(drive_->member_controller(m), drive_->member_dram(m),
+                                          drive_->member_channels(m), cfg_, active));
+    dev = raid_totals(members);
+    dev["user_capacity_bytes"] = drive_->user_bytes();
+    json subs = json::array();
+    for (uint64_t n : drive_->raid->sub_commands()) subs.push_back(n);
+    dev["raid"] = {{"members", cfg_.raid.members}, {"stripe_bytes", cfg_.raid.stripe},
+                   {"sub_commands", subs}, {"split_commands", drive_->raid->split_commands()}};
+  }
   dev["kernel"] = {{"delta_cycles", kernel_deltas_}};
   if (power_fail_) r["powerfail"] = power_fail_->report();
   json phases = json::array();
@@ -224,28 +230,7 @@ nlohmann::json Simulation::report() const {
                       {"trimmed_pages", s.trimmed_pages}, {"background_slices", s.background_slices},
                       {"idle_flash_s", s.idle_flash_s}});
   r["state"] = {{"name", cfg_.state.name}, {"phases", phases}};
-  json channels = json::array(), dies = json::array();
-  for (uint32_t c = 0; c < drive_->channels.size(); ++c) {
-    const NandChannel& ch = *drive_->channels[c];
-    const auto& st = ch.stats();
-    channels.push_back({{"channel", c}, {"utilisation", ch.bus_utilisation(active)},
-                        {"busy_ns", ssdtlm::to_ns(ch.bus_busy())},
-                        {"reads", st.reads}, {"programs", st.programs}, {"erases", st.erases},
-                        {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases}});
-    for (uint32_t d = 0; d < ch.dies(); ++d)
-      dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)},
-                      {"busy_ns", ssdtlm::to_ns(ch.die_busy(d))}});
-  }
-  dev["channels"] = channels;
-  dev["dies"] = dies;
   dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)}, {"commands", drive_->sata.commands()}};
-  const ControllerCpu& cpu = ctl.cpu();
-  dev["cpu"] = {{"utilisation", cpu.utilisation(active)}, {"cycles", cpu.cycles_run()}};
-  dev["dram"] = {{"utilisation", drive_->dram.utilisation(active)},
-                 {"bytes", drive_->dram.bytes_moved()},
-                 {"map_bytes", ctl.ftl().map_bytes()},
-                 {"write_cache_bytes", ctl.write_cache().capacity() * g.page_size},
-                 {"write_cache_read_hits", ctl.write_cache().hits()}};
   dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
   dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);
   dev["stop_reason"] = to_string(host_->stop_reason());

@@ -4,21 +4,39 @@
 
 namespace ssd {
 
-SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
-    : sc_module(name), sata("sata", cfg.sata), controller("controller", cfg), dram("dram", cfg.dram) {
-  sata.controller.bind(controller.host);
-  sata.set_capacity(controller.user_bytes());
-  if (cfg.store_data) sata.store_data(cfg.nand.geometry.page_size);
-  controller.dram.bind(dram.socket);
+namespace {
+void add_channels(const SimConfig& cfg, Controller& controller, std::vector<std::unique_ptr<NandChannel>>& channels) {
   for (uint32_t c = 0; c < cfg.nand.geometry.channels; ++c) {
     channels.push_back(std::make_unique<NandChannel>(("channel" + std::to_string(c)).c_str(), cfg.nand));
     controller.flash.bind(channels.back()->socket);
   }
 }
+}  // namespace
 
-}  // namespace ssd
+SsdMember::SsdMember(sc_core::sc_module_name name, const SimConfig& cfg)
+    : sc_module(name), controller("controller", cfg), dram("dram", cfg.dram) {
+  controller.dram.bind(dram.socket);
+  add_channels(cfg, controller, channels);
+}
 
-namespace ssd {
+SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
+    : sc_module(name), sata("sata", cfg.sata), controller("controller", cfg), dram("dram", cfg.dram) {
+  controller.dram.bind(dram.socket);
+  add_channels(cfg, controller, channels);
+  if (cfg.raid.members > 1) {
+    raid = std::make_unique<RaidFrontend>("raid", cfg.raid, cfg.nand.geometry.page_size);
+    sata.controller.bind(raid->host);
+    raid->member.bind(controller.host);
+    for (uint32_t m = 1; m < cfg.raid.members; ++m) {
+      extra.push_back(std::make_unique<SsdMember>(("member" + std::to_string(m)).c_str(), cfg));
+      raid->member.bind(extra.back()->controller.host);
+    }
+  } else {
+    sata.controller.bind(controller.host);
+  }
+  sata.set_capacity(user_bytes());
+  if (cfg.store_data) sata.store_data(cfg.nand.geometry.page_size);
+}
 
 void SsdDrive::trace(ActivityRecorder& rec) {
   sata.trace(&rec);

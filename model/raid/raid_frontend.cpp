@@ -1,0 +1,100 @@
+#include "model/raid/raid_frontend.h"
+
+#include <algorithm>
+
+#include "tlm/ssd_protocol.h"
+
+namespace ssd {
+
+using ssdtlm::HostCommand;
+using ssdtlm::HostOp;
+
+RaidFrontend::RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size)
+    : sc_module(name), host("host"), member("member"), cfg_(cfg), page_(page_size), subs_(cfg.members, 0) {
+  host.register_b_transport(this, &RaidFrontend::b_transport);
+}
+
+void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  HostCommand& cmd = *trans.get_extension<HostCommand>();
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = now + delay + cfg_.cmd_overhead;  // the chip decodes and splits
+  const uint32_t n = cfg_.members;
+
+  // This command's stripe pieces, in host order, and each member's range.
+  struct Piece {
+    uint32_t m;
+    uint64_t host, mem, len;
+  };
+  std::vector<Piece> pieces;
+  std::vector<uint64_t> first(n, UINT64_MAX), last(n, 0);
+  if (cmd.op == HostOp::Flush) {
+    for (uint32_t m = 0; m < n; ++m) first[m] = last[m] = 0;
+  } else {
+    for (uint64_t o = cmd.offset, end = cmd.offset + cmd.bytes; o < end;) {
+      const uint64_t len = std::min(cfg_.stripe - o % cfg_.stripe, end - o);
+      const Piece p{member_of(o), o, member_offset(o), len};
+      first[p.m] = std::min(first[p.m], p.mem);
+      last[p.m] = std::max(last[p.m], p.mem + len);
+      pieces.push_back(p);
+      o += len;
+    }
+  }
+  // One sub-command per member reached, all issued at `start`.
+  std::vector<HostCommand> sub(n);
+  sc_core::sc_time done = start;
+  bool ok = true;
+  uint32_t reached = 0;
+  for (uint32_t m = 0; m < n; ++m) {
+    if (first[m] == UINT64_MAX) continue;
+    ++reached, ++subs_[m];
+    HostCommand& s = sub[m];
+    s.op = cmd.op;
+    s.offset = first[m];
+    s.bytes = last[m] - first[m];
+    s.ncq_tag = cmd.ncq_tag;
+    s.data_tag = cmd.data_tag;
+    tlm::tlm_generic_payload t;
+    t.set_command(trans.get_command());
+    t.set_address(s.offset);
+    t.set_data_length(static_cast<unsigned>(std::min<uint64_t>(s.bytes, UINT32_MAX)));
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    t.set_extension(&s);
+    sc_core::sc_time d = start - now;
+    member[m]->b_transport(t, d);
+    t.clear_extension(&s);
+    ok = ok && t.is_response_ok();
+    done = std::max(done, sc_core::sc_time_stamp() + d);
+  }
+  if (reached > 1) ++split_;
+  if (cmd.op == HostOp::Read) {
+    // Each host piece is ready when its member has all of it in DRAM.
+    cmd.ready.clear();
+    cmd.content.clear();
+    uint64_t at_end = 0;
+    for (const Piece& p : pieces) {
+      const HostCommand& s = sub[p.m];
+      const uint64_t from = p.mem - s.offset, to = from + p.len;
+      sc_core::sc_time ready = start;
+      uint64_t begin = 0;
+      for (const auto& r : s.ready) {
+        if (r.end > from && begin < to) ready = std::max(ready, r.at);
+        begin = r.end;
+      }
+      at_end += p.len;
+      cmd.ready.push_back({at_end, ready});
+    }
+    // What each host page held (content checks), in host order, as host LPNs.
+    if (!pieces.empty() && !sub[pieces.front().m].content.empty())
+      for (uint64_t l = cmd.offset / page_, end = (cmd.offset + cmd.bytes - 1) / page_; l <= end; ++l) {
+        const uint32_t m = member_of(l * page_);
+        const HostCommand& s = sub[m];
+        ssdtlm::PageData d = s.content[member_offset(l * page_) / page_ - s.offset / page_];
+        if (d.lpn != ssdtlm::PageData::kUnmapped) d.lpn = host_offset(m, d.lpn * page_) / page_;
+        cmd.content.push_back(d);
+      }
+  }
+  delay = done - sc_core::sc_time_stamp();
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+}  // namespace ssd

@@ -1,0 +1,57 @@
+#pragma once
+// RAID-0 of controllers behind one port (`raid.members` > 1), as in the
+// dual-JMF602B drives of 2008: a striping chip between the SATA interface
+// and N complete SSDs (controller, DRAM, NAND, each with its own FTL).
+//
+// Host byte offset o lies in stripe s = o / stripe, on member s mod N, at
+// member offset (s / N) x stripe + o mod stripe. A host command touches one
+// contiguous range on each member it reaches: each gets one sub-command,
+// all issued at once after the chip's own cost (`raid.cmd_overhead`); the
+// command completes when the last one does. FLUSH goes to every member.
+// Reads stream back in host order, each stripe piece when its member has
+// it in DRAM. Content checks see host LPNs (member LPNs are translated).
+//
+//   sata.controller ==> raid.host   raid.member[0..N-1] ==> controller.host
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+
+#include "model/sim/config.h"
+
+namespace ssd {
+
+class RaidFrontend : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<RaidFrontend> host;
+  tlm_utils::multi_passthrough_initiator_socket<RaidFrontend> member;
+
+  RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size);
+
+  // Host capacity of N members of `member_bytes` each (whole stripes only).
+  uint64_t capacity(uint64_t member_bytes) const { return member_bytes / cfg_.stripe * cfg_.stripe * cfg_.members; }
+  // Where host page `lpn` lives, and back.
+  uint32_t member_of(uint64_t host_offset) const { return uint32_t(host_offset / cfg_.stripe % cfg_.members); }
+  uint64_t member_offset(uint64_t host_offset) const {
+    return host_offset / cfg_.stripe / cfg_.members * cfg_.stripe + host_offset % cfg_.stripe;
+  }
+  uint64_t host_offset(uint32_t m, uint64_t member_offset) const {
+    return (member_offset / cfg_.stripe * cfg_.members + m) * cfg_.stripe + member_offset % cfg_.stripe;
+  }
+  // Sub-commands issued per member, and host commands split over several.
+  const std::vector<uint64_t>& sub_commands() const { return subs_; }
+  uint64_t split_commands() const { return split_; }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+
+  RaidConfig cfg_;
+  uint32_t page_;
+  std::vector<uint64_t> subs_;
+  uint64_t split_ = 0;
+};
+
+}  // namespace ssd

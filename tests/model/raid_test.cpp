@@ -1,0 +1,101 @@
+// RAID-0 of controllers behind one port (raid.members, model/raid): the
+// front-end's cost on an idle drive, a command split at a stripe boundary,
+// striping's throughput scaling until the SATA link limits, and the
+// bookkeeping of which member each command reached.
+#include <gtest/gtest.h>
+
+#include "tests/model/cli_util.h"
+
+namespace {
+
+using ssdtest::read_json;
+using ssdtest::run;
+using ssdtest::tmp;
+
+// Each member: 1 channel x 1 die, so its writes run at one die's program rate.
+const std::string kMember =
+    "--nand.channels=1 --nand.dies_per_channel=1 --nand.planes_per_die=1 --nand.blocks_per_plane=256 "
+    "--nand.pages_per_block=64 --nand.t_prog=900us --ftl.op=0.25 --log-level=off ";
+
+nlohmann::json drive(const std::string& args, const std::string& name) {
+  const std::string rep = tmp(name + ".json");
+  const auto r = run(kMember + args + " --report " + rep);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return read_json(rep);
+}
+
+TEST(Raid, FrontEndAddsItsCostToAnIdleCommand) {
+  const std::string one = "--precondition=seq-fill --workload.rw=read --workload.bs=4k --workload.iodepth=1 "
+                          "--workload.number_ios=1 ";
+  const auto single = drive(one, "single");
+  const auto striped = drive(one + "--raid.members=2 --raid.cmd_overhead=5us", "striped");
+  EXPECT_EQ(striped["read"]["lat_ns"]["min"].get<uint64_t>(), single["read"]["lat_ns"]["min"].get<uint64_t>() + 5000);
+  EXPECT_FALSE(single["device"].contains("raid"));  // one member: no front-end at all
+}
+
+TEST(Raid, CommandAcrossAStripeBoundaryWaitsForBothMembers) {
+  // 8 KiB at 128 KiB - 4 KiB: one page on each member, programmed in
+  // parallel; the command ends when the later ends: on an idle drive, both
+  // at the same time, i.e. one 4 KiB write's schedule after the 8 KiB of data.
+  const std::string w = "--precondition=none --workload.rw=write --workload.bs=8k --workload.iodepth=1 "
+                        "--workload.number_ios=1 --workload.offset=126976B ";
+  const auto j = drive(w + "--raid.members=2", "span");
+  EXPECT_EQ(j["device"]["raid"]["sub_commands"], nlohmann::json::array({1, 1}));
+  EXPECT_EQ(j["device"]["raid"]["split_commands"], 1);
+  EXPECT_EQ(j["device"]["members"][0]["host_pages_written"], 1);
+  EXPECT_EQ(j["device"]["members"][1]["host_pages_written"], 1);
+  // The same 8 KiB on one member programs two pages on its one die, one
+  // after the other, and stages twice the data in its DRAM (666 MB/s).
+  const auto one = drive(w, "span1");
+  const double prog = 900e3 + 4096 / 40e6 * 1e9, staging = 4096 / 666e6 * 1e9;  // ns
+  EXPECT_NEAR(one["write"]["lat_ns"]["min"].get<double>() - j["write"]["lat_ns"]["min"].get<double>(), prog + staging,
+              2.0);
+}
+
+TEST(Raid, TwoMembersWriteTwiceAsFastUntilTheLinkLimits) {
+  // Sequential 1 MiB writes, stripe 128 KiB: each member's die programs
+  // 4 KiB per (transfer + tPROG); two members do twice that.
+  const std::string seq = "--precondition=none --workload.rw=write --workload.bs=1m --workload.iodepth=4 "
+                          "--workload.number_ios=40 ";
+  const double one = drive(seq, "seq1")["write"]["bw_bytes"].get<double>();
+  const double two = drive(seq + "--raid.members=2", "seq2")["write"]["bw_bytes"].get<double>();
+  const double die = 4096 / (900e-6 + 4096 / 40e6);
+  EXPECT_NEAR(one, die, die * 0.03);
+  EXPECT_NEAR(two, 2 * die, 2 * die * 0.03);
+  // Members of 32 dies each: one writes at ~130 MB/s, four would do 520 MB/s,
+  // but the SATA 2 link carries 300 MB/s of payload (1 MiB + a 2 us command).
+  const std::string big = "--nand.channels=8 --nand.dies_per_channel=4 --workload.iodepth=32 --workload.number_ios=400 ";
+  const double four = drive(seq + big + "--raid.members=4", "seq4")["write"]["bw_bytes"].get<double>();
+  const double link = (1 << 20) / ((1 << 20) / 300e6 + 2e-6);
+  EXPECT_NEAR(four, link, link * 0.03);
+}
+
+TEST(Raid, RandomSmallWritesTouchOneMemberEach) {
+  const auto j = drive("--precondition=seq-fill --workload.rw=randwrite --workload.bs=4k --workload.iodepth=8 "
+                       "--workload.number_ios=500 --raid.members=3",
+                       "rand");
+  const auto& subs = j["device"]["raid"]["sub_commands"];
+  EXPECT_EQ(subs[0].get<uint64_t>() + subs[1].get<uint64_t>() + subs[2].get<uint64_t>(), 500u);
+  EXPECT_EQ(j["device"]["raid"]["split_commands"], 0);
+  EXPECT_EQ(j["device"]["host_pages_written"], 500);
+  EXPECT_EQ(j["device"]["members"].size(), 3u);
+}
+
+TEST(Raid, ContentChecksSeeHostAddresses) {
+  const auto j = drive("--precondition=used --workload.rw=randrw --workload.bs=12k --workload.iodepth=8 "
+                       "--workload.number_ios=2000 --raid.members=2 --raid.stripe=8k --check.content=true",
+                       "content");
+  EXPECT_GT(j["device"]["content_check"]["pages_checked"].get<uint64_t>(), 2000u);
+  EXPECT_GT(j["device"]["raid"]["split_commands"].get<uint64_t>(), 0u);
+}
+
+TEST(Raid, BadValuesAreExit2) {
+  for (const std::string bad : {"--raid.members=0", "--raid.members=17", "--raid.members=2 --raid.stripe=6k",
+                                "--raid.members=2 --powerfail.at=1ms", "--device=hdd --raid.members=2"}) {
+    const auto r = run(bad + " --log-level=off");
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
+    EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+  }
+}
+
+}  // namespace

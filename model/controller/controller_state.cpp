@@ -26,7 +26,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   };
   uint64_t total = 0, done = 0;
   for (const StatePhase& p : state.phases)
-    total += p.kind == StatePhase::Kind::Fill ? pages : p.kind == StatePhase::Kind::RandWrite || p.kind == StatePhase::Kind::Image ? amount(p) : 0;
+    total += p.kind == StatePhase::Kind::Fill ? (p.multiple > 0 || p.bytes > 0 ? std::min(pages, amount(p)) : pages) : p.kind == StatePhase::Kind::RandWrite || p.kind == StatePhase::Kind::Image ? amount(p) : 0;
   // A branch every page, a call every 64k: free next to the FTL write.
   const auto tick = [&]() {
     if (progress && (done & 0xffff) == 0) progress(done, total);
@@ -63,10 +63,11 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         break;
       case StatePhase::Kind::Fill: {
         const uint64_t per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
+        const uint64_t upto = p.multiple > 0 || p.bytes > 0 ? std::min(pages, amount(p)) : pages;
         if (per == 1) {  // page by page (today's seq-fill)
-          for (uint64_t l = 0; l < pages; ++l) write(l);
+          for (uint64_t l = 0; l < upto; ++l) write(l);
         } else {
-          for (uint64_t l = 0; l < pages; l += per) command(l, std::min(per, pages - l));
+          for (uint64_t l = 0; l < upto; l += per) command(l, std::min(per, upto - l));
         }
         break;
       }
@@ -110,6 +111,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         break;
       }
       case StatePhase::Kind::TrimAll:
+        if (!cfg_.trim) break;  // a drive without TRIM support: the OS sends none
         for (uint64_t l = 0; l < pages; ++l) {
           work_.clear();
           ftl_->trim(Lpn(uint32_t(l)), work_);

@@ -75,9 +75,10 @@ DriveState DriveState::parse(const std::string& list, const std::string& where) 
       arity(1, 1);
       p.kind = StatePhase::Kind::SecureErase;
     } else if (k == "fill") {
-      arity(1, 2);
+      arity(1, 3);
       p.kind = StatePhase::Kind::Fill;
-      if (f.size() == 2) p.bs = block_size(p, f[1], where);
+      if (f.size() >= 2) p.bs = block_size(p, f[1], where);
+      if (f.size() == 3) amount(p, f[2], where);
     } else if (k == "randwrite") {
       arity(3, 3);
       p.kind = StatePhase::Kind::RandWrite;
@@ -101,7 +102,8 @@ DriveState DriveState::parse(const std::string& list, const std::string& where) 
       throw std::invalid_argument(where + "phase '" + text + "': trace phases are not supported yet");
     } else {
       throw std::invalid_argument(where + "unknown phase '" + text +
-                                  "' (secure-erase, fill[:BS], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, idle:TIME)");
+                                  "' (secure-erase, fill[:BS[:AMOUNT]], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, "
+                                  "idle:TIME)");
     }
     st.phases.push_back(p);
   }

@@ -7,6 +7,8 @@
 //   secure-erase           every block erased, the FTL starts empty
 //   fill                   every user page written once, in LBA order
 //   fill:128k              the same in 128 KiB commands (FTLs see the runs)
+//   fill:128k:0.75x        only the first 75 % of the LBAs (a partition
+//                          leaving the rest of the drive never written)
 //   randwrite:4k:0.25x     random BS-aligned writes: a multiple of the user
 //                          capacity ("0.25x") or a size ("8g")
 //   image:0.3x             a realistic OS/application image: files of

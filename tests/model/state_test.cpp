@@ -54,6 +54,12 @@ TEST(DriveState, EachPhaseWritesWhatItSays) {
   EXPECT_EQ(j["device"]["unmapped_reads"], j["read"]["total_ios"]);
 }
 
+TEST(DriveState, PartialFillAndTrimWithoutTrimSupport) {
+  const auto j = with_state("fill:128k:0.75x,trim:all", "--controller.trim=false --workload.rw=randread");
+  EXPECT_EQ(j["state"]["phases"][0]["pages_written"], uint64_t(0.75 * double(user_pages(j))));
+  EXPECT_EQ(j["state"]["phases"][1]["trimmed_pages"], 0);  // no TRIM support: nothing trimmed
+}
+
 TEST(DriveState, SecureEraseStartsOver) {
   const auto j = with_state("fill,randwrite:4k:1x,secure-erase", "--workload.rw=randread");
   EXPECT_EQ(j["device"]["unmapped_reads"], j["read"]["total_ios"]);

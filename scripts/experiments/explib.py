@@ -1,0 +1,143 @@
+"""Shared code of the experiment scripts (docs/experiments.md).
+
+Each experiment runs ssdsim on drive presets (configs/drives/*.ini) in
+named states, two runs at a time, caches every run's report under
+OUT/runs/ (keyed on the binary, the preset's contents and the arguments),
+and writes OUT/NAME.csv, OUT/NAME.md and PNG plots.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+VENV_PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
+BINARY = os.environ.get("SSDSIM_BIN", os.path.join(ROOT, "build", "ssdsim"))
+DRIVES = os.path.join(ROOT, "configs", "drives")
+
+
+def ensure_packages():
+    """Re-exec under the repository's .venv when pandas/matplotlib are missing."""
+    import importlib.util
+    if all(importlib.util.find_spec(m) for m in ("pandas", "matplotlib")):
+        return
+    if os.path.exists(VENV_PYTHON) and os.environ.get("SSDSIM_EXP_REEXEC") != "1":
+        os.environ["SSDSIM_EXP_REEXEC"] = "1"
+        os.execv(VENV_PYTHON, [VENV_PYTHON, *sys.argv])
+    sys.exit("experiments: pandas and matplotlib are missing; run scripts/setup-python")
+
+
+def parser(name, doc):
+    ap = argparse.ArgumentParser(prog=name, description=doc)
+    ap.add_argument("--quick", action="store_true", help="short runs and spans (minutes in all; the CI smoke test)")
+    ap.add_argument("--drives", help="comma-separated preset names or .ini paths (default: every configs/drives preset)")
+    ap.add_argument("--out", help=f"output directory (default results/experiments/{name})")
+    ap.add_argument("--jobs", type=int, default=2, help="runs at once (default 2)")
+    ap.add_argument("--binary", default=BINARY)
+    return ap
+
+
+def drives(arg, ssd_only=False):
+    """(name, path) of the chosen presets; a missing one is reported, not skipped silently."""
+    names = arg.split(",") if arg else sorted(f[:-4] for f in os.listdir(DRIVES) if f.endswith(".ini"))
+    out = []
+    for n in names:
+        path = n if n.endswith(".ini") else os.path.join(DRIVES, n + ".ini")
+        if not os.path.exists(path):
+            print(f"experiments: no preset {path}: {n} left out")
+            continue
+        name = os.path.basename(path)[:-4]
+        if ssd_only and is_hdd(path):
+            print(f"experiments: {name} is a hard disk: left out of this SSD-only experiment")
+            continue
+        out.append((name, path))
+    if not out:
+        sys.exit("experiments: no drive to run")
+    return out
+
+
+def is_hdd(path):
+    with open(path) as f:
+        return any(line.split("#")[0].replace(" ", "").strip() == "device=hdd" for line in f)
+
+
+def state(path, name):
+    """ssdsim's options for a drive state (docs/states.md); hard disks have none."""
+    if is_hdd(path):
+        return []
+    return ["--state", {"used": "used-anthology"}.get(name, name)]
+
+
+class Runner:
+    def __init__(self, args, name):
+        self.binary = args.binary
+        self.out = args.out or os.path.join(ROOT, "results", "experiments", name)
+        self.jobs = args.jobs
+        os.makedirs(os.path.join(self.out, "runs"), exist_ok=True)
+        if not os.path.exists(self.binary):
+            subprocess.run([os.path.join(ROOT, "scripts", "build")], check=True, stdout=subprocess.DEVNULL)
+        with open(self.binary, "rb") as f:
+            self.binary_hash = hashlib.sha256(f.read()).hexdigest()[:16]
+
+    def _key(self, path, argv):
+        with open(path, "rb") as f:
+            h = hashlib.sha256(self.binary_hash.encode() + f.read() + json.dumps(argv).encode()).hexdigest()
+        return os.path.join(self.out, "runs", h[:24])
+
+    def run_one(self, path, argv, timeseries=False):
+        """The report (and the per-second CSV if asked) of one run, cached."""
+        base = self._key(path, argv + (["ts"] if timeseries else []))
+        report, ts = base + ".json", base + ".ts.csv"
+        if not os.path.exists(report):
+            cmd = [self.binary, "--config", path, *argv, "--log-level=off", "--report", report + ".tmp"]
+            if timeseries:
+                cmd += ["--timeseries", ts, "--timeseries.interval=1s"]
+            p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if p.returncode != 0:
+                raise RuntimeError(f"ssdsim failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr.strip()}")
+            os.replace(report + ".tmp", report)
+        with open(report) as f:
+            r = json.load(f)
+        return (r, ts) if timeseries else r
+
+    def run_all(self, jobs):
+        """jobs: [(key, path, argv[, timeseries])] -> {key: result}, two at a time."""
+        results, done = {}, 0
+        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
+            futures = {pool.submit(self.run_one, j[1], j[2], *(j[3:] or [False])): j[0] for j in jobs}
+            for fut in concurrent.futures.as_completed(futures):
+                results[futures[fut]] = fut.result()
+                done += 1
+                print(f"\r{done}/{len(jobs)} runs", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        return results
+
+
+def metrics(r, op):
+    s = r[op]
+    return {"iops": s["iops"], "mb_s": s["bw_bytes"] / 1e6, "lat_mean_ms": s["lat_ns"]["mean"] / 1e6,
+            "lat_max_ms": s["lat_ns"]["max"] / 1e6}
+
+
+def write_outputs(out, name, df, title, note=""):
+    """NAME.csv and NAME.md (a markdown table) in `out`."""
+    df.to_csv(os.path.join(out, f"{name}.csv"), index=False)
+    with open(os.path.join(out, f"{name}.md"), "w") as f:
+        f.write(f"# {title}\n\n")
+        if note:
+            f.write(note.strip() + "\n\n")
+        cols = list(df.columns)
+        f.write("| " + " | ".join(cols) + " |\n|" + "---|" * len(cols) + "\n")
+        for _, row in df.iterrows():
+            f.write("| " + " | ".join(f"{v:.3g}" if isinstance(v, float) else str(v) for v in row) + " |\n")
+    print(f"wrote {out}/{name}.csv, {name}.md")
+
+
+def plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as p
+    return p

@@ -10,7 +10,8 @@ using ssdtlm::FlashCommand;
 using ssdtlm::FlashOpKind;
 
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
-    : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel) {
+    : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel),
+      register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME) {
   socket.register_b_transport(this, &NandChannel::b_transport);
 }
 
@@ -31,6 +32,11 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       ++(cmd->gc ? stats_.gc_programs : stats_.programs);
       break;
     case FlashOpKind::Erase: after = cfg_.t_erase; ++(cmd->gc ? stats_.gc_erases : stats_.erases); break;
+  }
+  if ((cmd->kind == FlashOpKind::Program && cfg_.cache_program) || (cmd->kind == FlashOpKind::Read && cfg_.cache_read)) {
+    delay = cached(*cmd, now + delay, cmd->kind == FlashOpKind::Read ? before : after, xfer) - now;
+    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
   }
   // The die is held from the start of its array step until the end of the
   // step after the transfer (data waits in the page register for the bus).
@@ -56,6 +62,35 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array,
+                            const sc_time& xfer) {
+  ssdtlm::Timeline& die = dies_.at(cmd.die);
+  sc_time& reg = register_free_.at(cmd.die);
+  if (bus_track_) {
+    die_tracks_[cmd.die]->label(cmd.kind == FlashOpKind::Read ? Activity::Read : Activity::Program, cmd.gc, cmd.lpn,
+                                cmd.ppn, cmd.bytes);
+    bus_track_->label(Activity::Transfer, cmd.gc, cmd.lpn, cmd.ppn, cmd.bytes);
+  }
+  if (cmd.kind == FlashOpKind::Program) {
+    // Data in once the register is free, then tPROG once the array is.
+    const sc_time in = std::max(earliest, reg);
+    const sc_time ready = xfer == sc_core::SC_ZERO_TIME ? in : bus_.fill_end(in, xfer);
+    if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(in, xfer);
+    const sc_time start = die.find(ready, array);
+    die.reserve(start, array);
+    reg = start;  // the data moved on into the array's page register
+    return start + array;
+  }
+  // tR once the array is free, then data out once the register is.
+  const sc_time start = die.find(earliest, array);
+  die.reserve(start, array);
+  const sc_time out = std::max(start + array, reg);
+  const sc_time end = xfer == sc_core::SC_ZERO_TIME ? out : bus_.fill_end(out, xfer);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(out, xfer);
+  reg = end;
+  return end;
 }
 
 void NandChannel::trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies) {

@@ -6,6 +6,15 @@
 // while data moves. A die in tPROG therefore leaves the bus to its
 // neighbours, and interleaving and channel contention come out of the two
 // reservations rather than from a formula.
+//
+// With the die's cache register (`nand.cache_program`, `nand.cache_read`)
+// the die's reservation covers only the array: a cached program's data
+// moves in over the bus once the register is free (when the previous
+// program's array step began) and its tPROG starts when both the data and
+// the array are ready; a cached read's tR starts when the array is free and
+// its data moves out once the register is free (when the previous read's
+// data has left). (A register transfer is not checked against other
+// operation kinds on the same die: the modes serve streams of one kind.)
 
 #include <systemc>
 #include <tlm>
@@ -42,10 +51,13 @@ class NandChannel : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  // A program or read through the cache register; returns its end.
+  sc_time cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array, const sc_time& xfer);
 
   NandConfig cfg_;
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
+  std::vector<sc_time> register_free_;  // per die, cache modes only: when the cache register is free
   Stats stats_;
   ActivityTrack* bus_track_ = nullptr;  // null unless traced
   std::vector<ActivityTrack*> die_tracks_;

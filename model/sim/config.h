@@ -29,6 +29,11 @@ struct NandConfig {
   sc_time t_prog_lsb, t_prog_msb, t_read_lsb, t_read_msb;
   bool partial_read = false;  // a host read of part of a page moves only its sectors over the bus
   bool copyback = false;      // GC moves within a die keep the data in the die (no bus transfer)
+  // The die's cache register (model/nand/nand_channel.h): a program's data
+  // moves in while the array still programs the previous page; a read's
+  // data moves out while the array reads the next.
+  bool cache_program = false;
+  bool cache_read = false;
   sc_time program_time(uint32_t page) const {
     if (!lsb_msb) return t_prog;
     const sc_time& t = page % 2 == 0 ? t_prog_lsb : t_prog_msb;

@@ -24,6 +24,8 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"nand.t_read_lsb",        "0",      "time",  "lsb-msb: read time of an LSB page; 0 = nand.t_read"},
     {"nand.t_read_msb",        "0",      "time",  "lsb-msb: read time of an MSB page; 0 = nand.t_read"},
     {"nand.partial_read",      "false",  "bool",  "a host read of part of a page moves only its sectors over the bus and into DRAM (the array reads the page)"},
+    {"nand.cache_program",     "false",  "bool",  "cache program: the next page's data moves into the die's cache register while the array programs the previous one"},
+    {"nand.cache_read",        "false",  "bool",  "cache read: the array reads the next page while the previous one's data moves out of the cache register"},
     {"nand.copyback",          "false",  "bool",  "GC moves inside a die use copyback: the page never crosses the bus"},
     {"dram.size",              "64m",    "size",  "DRAM buffer capacity; 0 = DRAM-less controller"},
     {"dram.bandwidth",         "666MB/s","rate",  "DRAM port bandwidth (DDR-333 x 16 bit); data crosses it once per page"},

@@ -290,6 +290,8 @@ void Options::build() {
     for (const char* k : {"nand.t_prog_lsb", "nand.t_prog_msb", "nand.t_read_lsb", "nand.t_read_msb"})
       if (text(k) != "0") throw error(k, "needs nand.page_types=lsb-msb");
   c.nand.partial_read = flag("nand.partial_read");
+  c.nand.cache_program = flag("nand.cache_program");
+  c.nand.cache_read = flag("nand.cache_read");
   c.serial_gc = flag("controller.serial_gc");
   c.trim = flag("controller.trim");
   c.nand.copyback = flag("nand.copyback");

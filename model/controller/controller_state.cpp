@@ -123,6 +123,14 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         else if (shadow)
           shadow->trimmed(0, pages * page);
         break;
+      case StatePhase::Kind::Steady:
+        // Built, not written: from an erased drive, the FTL lays out the
+        // state its GC would reach (its model, page_ftl's steady_state.cpp).
+        secure_erase(shadow, to_host);
+        if (!ftl_->steady_state(phase_seed(seed, random_phases++), tag))
+          throw ftl::FtlConfigError("state", "phase 'steady': ftl.name=" + cfg_.ftl_name +
+                                                 " has no steady-state model (the page FTL has, with greedy GC)");
+        break;
       case StatePhase::Kind::Idle:
         r.idle_flash_s = idle(p.idle_s, r.background_slices);
         break;

@@ -98,12 +98,15 @@ DriveState DriveState::parse(const std::string& list, const std::string& where) 
       const std::string why = units::parse_seconds(f[1], p.idle_s);
       if (!why.empty()) throw std::invalid_argument(where + "phase '" + text + "': " + why);
       if (!(p.idle_s > 0) || p.idle_s > 1e6) throw std::invalid_argument(where + "phase '" + text + "': 0 to 1e6 s");
+    } else if (k == "steady") {
+      arity(1, 1);
+      p.kind = StatePhase::Kind::Steady;
     } else if (k == "trace") {
       throw std::invalid_argument(where + "phase '" + text + "': trace phases are not supported yet");
     } else {
       throw std::invalid_argument(where + "unknown phase '" + text +
                                   "' (secure-erase, fill[:BS[:AMOUNT]], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, "
-                                  "idle:TIME)");
+                                  "idle:TIME, steady)");
     }
     st.phases.push_back(p);
   }
@@ -130,7 +133,8 @@ DriveState DriveState::resolve(const std::string& arg) {
   }
   if (path.empty()) {
     if (arg == "new") return DriveState{"new", {}};  // built in: nothing written
-    if (arg.find_first_of(",:") == std::string::npos && arg != "secure-erase" && arg != "fill" && !trim(arg).empty())
+    if (arg.find_first_of(",:") == std::string::npos && arg != "secure-erase" && arg != "fill" && arg != "steady" &&
+        !trim(arg).empty())
       throw std::invalid_argument("'" + arg + "' is neither a state file, a state under configs/states (new, fill, " +
                                   "used-anthology, torture) nor a phase list");
     DriveState st = parse(arg, "");

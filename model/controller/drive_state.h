@@ -15,6 +15,10 @@
 //                          log-uniform size (4 KiB - 4 MiB) written
 //                          sequentially at random places
 //   trim:all               every user page trimmed
+//   steady                 the steady state of long uniform random 4 KiB
+//                          overwrites, built from a model of the FTL's GC
+//                          (page FTL, greedy) instead of written: seconds
+//                          for a terabyte drive (starts from a secure erase)
 //   idle:60s               the drive idle: the FTL's background work (GC)
 //                          runs until it has none or its flash time reaches
 //                          the duration (ops one after another, as the
@@ -27,7 +31,7 @@
 namespace ssd {
 
 struct StatePhase {
-  enum class Kind { SecureErase, Fill, RandWrite, Image, TrimAll, Idle } kind = Kind::Fill;
+  enum class Kind { SecureErase, Fill, RandWrite, Image, TrimAll, Idle, Steady } kind = Kind::Fill;
   std::string text;         // as written, for reports and errors
   uint64_t bs = 0;          // bytes per command (0: page by page, the plain `fill`)
   double multiple = 0;      // amount as a multiple of the user capacity (0: use `bytes`)

@@ -30,7 +30,7 @@ namespace ssd::ftl {
 
 // Bumped whenever this interface changes incompatibly; a plug-in built
 // against another version is refused at load.
-constexpr int kFtlApiVersion = 2;
+constexpr int kFtlApiVersion = 3;
 
 // One NAND array operation the firmware must schedule.
 struct FlashOp {
@@ -198,6 +198,12 @@ class Ftl {
   // the mapping table's cache misses): stage 0 is called well ahead, stage 1
   // closer to the write. No effect on state.
   virtual void prefetch(Lpn, int /*stage*/) const {}
+  // Build, on an empty FTL, the state long uniform random 4 KiB overwrites
+  // leave (the `steady` state phase) directly from a model of this FTL's GC,
+  // instead of by writing it page by page. `version(lpn)` tags each logical
+  // page's data. Return false if the FTL has no such model (the phase is
+  // then refused); FtlConfigError if its options fall outside the model.
+  virtual bool steady_state(uint64_t /*seed*/, const std::function<uint64_t(uint64_t)>& /*version*/) { return false; }
   // Zero the statistics (after preconditioning, before the timed phase).
   virtual void reset_stats() = 0;
 };

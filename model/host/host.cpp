@@ -62,8 +62,9 @@ void Host::slot(uint32_t stream) {
     ~Detach() { t.clear_extension(&c); }
   } detach{trans, cmd};
   HostRequest req;
+  TagWaiter me;  // this slot's place in the host queue
   try {
-    while (serve(stream, trans, cmd, req)) {
+    while (serve(stream, trans, cmd, req, me)) {
     }
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // the kernel killing this thread: let it
@@ -73,7 +74,8 @@ void Host::slot(uint32_t stream) {
   }
 }
 
-bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req) {
+bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req,
+                 TagWaiter& me) {
   while (flushing_) sc_core::wait(flush_done_);
   sc_time now = sc_core::sc_time_stamp();
   const sc_time runtime = streams_[stream].runtime;
@@ -99,13 +101,14 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   if (req.op == HostOp::Flush) {
     while (outstanding_ > 1) sc_core::wait(idle_);  // the queue drains first
   } else {
-    while (free_tags_ == 0) {  // beyond NCQ: wait in the host queue
-      ++tag_waiters_;
-      sc_core::wait(tag_freed_);
-      --tag_waiters_;
+    if (free_tags_ != 0 && tag_queue_.empty()) {
+      tag = uint32_t(__builtin_ctz(free_tags_));  // the lowest free tag
+      free_tags_ &= free_tags_ - 1;
+    } else {  // beyond NCQ: wait in the host queue, first come first served
+      tag_queue_.push_back(&me);
+      sc_core::wait(me.handed);
+      tag = me.tag;
     }
-    tag = uint32_t(__builtin_ctz(free_tags_));          // the lowest free tag
-    free_tags_ &= free_tags_ - 1;
   }
   now = sc_core::sc_time_stamp();  // the command leaves the host queue
   host_cpu(hc_.cmd_overhead);
@@ -132,8 +135,14 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   }
   sc_core::wait(delay);
   if (req.op != HostOp::Flush) {  // the drive's completion frees the tag
-    free_tags_ |= 1u << tag;
-    if (tag_waiters_) tag_freed_.notify();
+    if (tag_queue_.empty()) {
+      free_tags_ |= 1u << tag;
+    } else {
+      TagWaiter* next = tag_queue_.front();
+      tag_queue_.pop_front();
+      next->tag = tag;
+      next->handed.notify();
+    }
   }
   host_cpu(hc_.irq_overhead);
   const sc_time done = sc_core::sc_time_stamp();

@@ -27,6 +27,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <array>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <vector>
@@ -85,9 +86,11 @@ class Host : public sc_core::sc_module {
   std::exception_ptr failure() const { return failure_; }
 
  private:
+  struct TagWaiter;
   void slot(uint32_t stream);
   // One command through the drive; returns false when the slot should stop.
-  bool serve(uint32_t stream, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd, HostRequest& req);
+  bool serve(uint32_t stream, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd, HostRequest& req,
+             TagWaiter& me);
   // Wait for `cost` of the host CPU from now (nothing when zero).
   void host_cpu(const sc_time& cost);
   void stop(StopReason why);
@@ -96,8 +99,14 @@ class Host : public sc_core::sc_module {
   ContentShadow* shadow_;
   HostConfig hc_;
   uint32_t free_tags_ = 0;  // NCQ tags not in use, one bit each (ncq_depth <= 32)
-  sc_core::sc_event tag_freed_;
-  uint32_t tag_waiters_ = 0;  // slots waiting for a tag (notify only then)
+  // Requests beyond NCQ wait in the host queue in arrival order: a freed
+  // tag goes straight to the longest waiter (a shared wake-up would let the
+  // completing slot take it again at once and starve the queue).
+  struct TagWaiter {
+    sc_core::sc_event handed;
+    uint32_t tag = 0;
+  };
+  std::deque<TagWaiter*> tag_queue_;
   ssdtlm::Timeline host_cpu_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;

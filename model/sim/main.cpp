@@ -75,7 +75,11 @@ int sc_main(int argc, char* argv[]) {
     if (!cfg.output.empty() && !(out = std::fopen(cfg.output.c_str(), "w")))
       throw opts.error("output", cfg.output + ": cannot open for writing");
     ssd::ReplayRun replay(cfg, opts, sim);  // the trace, the job file's jobs or the synthetic workload
-    replay.run();
+    try {
+      replay.run();
+    } catch (const ssd::ftl::FtlConfigError& e) {  // e.g. a state phase the FTL cannot apply
+      throw opts.error(e.key, e.what());
+    }
 
     nlohmann::json report = sim.report();
     report["ssdsim_version"] = SSDSIM_VERSION;

@@ -107,3 +107,27 @@ TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(DriveState, SteadyIsBuiltWithEveryReadCheckedAndDeterministic) {
+  const auto a = with_state("steady", "--check.content=true --seed=4");
+  ASSERT_EQ(a["state"]["phases"].size(), 1u);
+  EXPECT_EQ(a["state"]["phases"][0]["pages_written"], 0);  // built, not written
+  // Every user page is mapped: no timed read finds an unmapped page.
+  EXPECT_EQ(a["device"]["unmapped_reads"], 0);
+  EXPECT_EQ(a["write"], with_state("steady", "--check.content=true --seed=4")["write"]);
+  EXPECT_NE(a["read"], with_state("steady", "--check.content=true --seed=5")["read"]);
+}
+
+TEST(DriveState, SteadyOnAnFtlWithoutItsModelIsExit2NamingTheOption) {
+  for (const std::string extra : {"--ftl.name=block", "--ftl.name=dftl", "--ftl.gc.policy=fifo"}) {
+    const auto r = run(kDrive + "--state steady " + extra);
+    EXPECT_EQ(r.code, 2) << extra << ": " << r.out;
+    EXPECT_NE(r.out.find(extra.find("policy") != std::string::npos ? "ftl.gc.policy" : "'--state'"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+  }
+}
+
+}  // namespace

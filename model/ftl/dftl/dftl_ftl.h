@@ -43,6 +43,8 @@ class DftlFtl : public PageFtl {
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
   void trim(Lpn lpn, FtlWork& work) override;
   bool background(FtlWork& work) override;
+  // Its translation pages and map cache have no steady-state model: refused.
+  bool steady_state(uint64_t, const std::function<uint64_t(uint64_t)>&) override { return false; }
   // The cache and the GTD; the full table is on flash.
   uint64_t map_bytes() const override { return (capacity_ + tpages_) * params_.map_entry_bytes; }
   void check_consistency() const override;

@@ -47,6 +47,8 @@ class PageFtl : public Ftl {
     if (l2p_[lpn.v] != kNone) __builtin_prefetch(&p2l_[l2p_[lpn.v]], 1);  // the page it will invalidate
   }
   void reset_stats() override;
+  // Greedy GC's steady state under uniform random writes (steady_state.cpp).
+  bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
 
  protected:
   // (Protected for FTLs built on this one's block management, e.g. dftl.)

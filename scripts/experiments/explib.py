@@ -27,10 +27,26 @@ def ensure_packages():
     if os.path.exists(VENV_PYTHON) and os.environ.get("SSDSIM_EXP_REEXEC") != "1":
         os.environ["SSDSIM_EXP_REEXEC"] = "1"
         os.execv(VENV_PYTHON, [VENV_PYTHON, *sys.argv])
-    sys.exit("experiments: pandas and matplotlib are missing; run scripts/setup-python")
+    fail(3, "pandas and matplotlib are missing; run scripts/setup-python")
+
+
+def fail(code, msg):
+    """One line on stderr and the project's exit codes: 2 bad input, 3 internal error."""
+    print(f"experiments: {msg}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def _internal_error(kind, value, tb):
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+        return
+    print(f"experiments: internal error: {kind.__name__}: {value}", file=sys.stderr)
+    sys.stderr.flush()
+    os._exit(3)
 
 
 def parser(name, doc):
+    sys.excepthook = _internal_error  # no traceback: one line, exit 3
     ap = argparse.ArgumentParser(prog=name, description=doc)
     ap.add_argument("--quick", action="store_true", help="short runs and spans (minutes in all; the CI smoke test)")
     ap.add_argument("--drives", help="comma-separated preset names or .ini paths (default: every configs/drives preset)")
@@ -47,15 +63,14 @@ def drives(arg, ssd_only=False):
     for n in names:
         path = n if n.endswith(".ini") else os.path.join(DRIVES, n + ".ini")
         if not os.path.exists(path):
-            print(f"experiments: no preset {path}: {n} left out")
-            continue
+            fail(2, f"--drives: {n}: no such preset ({path})")
         name = os.path.basename(path)[:-4]
         if ssd_only and is_hdd(path):
             print(f"experiments: {name} is a hard disk: left out of this SSD-only experiment")
             continue
         out.append((name, path))
     if not out:
-        sys.exit("experiments: no drive to run")
+        fail(2, f"--drives: {arg or 'configs/drives'}: no drive this experiment can run")
     return out
 
 
@@ -69,6 +84,12 @@ def state(path, name):
     if is_hdd(path):
         return []
     return ["--state", {"used": "used-anthology"}.get(name, name)]
+
+
+class RunFailed(Exception):
+    def __init__(self, code, msg):
+        super().__init__(msg)
+        self.code, self.msg = code, msg
 
 
 class Runner:
@@ -97,7 +118,10 @@ class Runner:
                 cmd += ["--timeseries", ts, "--timeseries.interval=1s"]
             p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             if p.returncode != 0:
-                raise RuntimeError(f"ssdsim failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr.strip()}")
+                # ssdsim's own one-line error (exit 2: bad input), with the run it came from.
+                why = (p.stderr.strip().splitlines() or ["no message"])[-1]
+                raise RunFailed(2 if p.returncode == 2 else 3,
+                                f"{os.path.basename(path)}: ssdsim exit {p.returncode}: {why} (run: {' '.join(argv)})")
             os.replace(report + ".tmp", report)
         with open(report) as f:
             r = json.load(f)
@@ -109,7 +133,12 @@ class Runner:
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
             futures = {pool.submit(self.run_one, j[1], j[2], *(j[3:] or [False])): j[0] for j in jobs}
             for fut in concurrent.futures.as_completed(futures):
-                results[futures[fut]] = fut.result()
+                try:
+                    results[futures[fut]] = fut.result()
+                except RunFailed as e:  # the first failure only: one line
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    print(file=sys.stderr)
+                    fail(e.code, e.msg)
                 done += 1
                 print(f"\r{done}/{len(jobs)} runs", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)

@@ -44,6 +44,18 @@ with tempfile.TemporaryDirectory() as tmp:
         if n != rows:
             failures.append(f"{name}: {n} rows in {name}.csv, expected {rows}")
         print(f"{name}: ok ({n} rows)")
+    # Bad input: one line and exit 2, no traceback; a missing preset is not skipped.
+    bad_ini = os.path.join(tmp, "bad.ini")
+    with open(bad_ini, "w") as f:
+        f.write("nand.channels = 0\n")
+    for what, drives in (("missing preset", "no-such-drive"), ("preset ssdsim refuses", bad_ini)):
+        p = subprocess.run([sys.executable, os.path.join(EXP, "trim"), "--quick", "--out", os.path.join(tmp, "bad"),
+                            "--drives", drives], capture_output=True, text=True)
+        lines = [l for l in p.stderr.splitlines() if l.strip() and not l.endswith(" runs")]
+        if p.returncode != 2 or len(lines) != 1 or "Traceback" in p.stderr:
+            failures.append(f"{what}: exit {p.returncode}, stderr {p.stderr.strip()[-300:]!r}")
+        else:
+            print(f"{what}: exit 2: {lines[0]}")
 if failures:
     print("\n".join(failures))
     sys.exit(1)

@@ -80,15 +80,29 @@ struct DramAccess : tlm::tlm_extension<DramAccess> {
 constexpr uint64_t kDataFisBytes = 8192;
 
 // ---- shared timing helpers
+// sc_time(s, SC_SEC), bit for bit, without the kernel's per-call work: its
+// constructor looks up the simulation context and the time resolution on
+// every call, about a tenth of a random-read run's wall time when every
+// transfer and every firmware step converts a duration. The rounding is the
+// kernel's own (ticks = s x ticks-per-second + 0.5, truncated); the product
+// is kept apart from the addition so no compiler fuses them (FMA) and
+// rounds differently from the library.
+inline sc_time seconds(double s) {
+  static const double ticks_per_second = sc_time(1, sc_core::SC_SEC).to_double();
+  if (s == 0) return sc_core::SC_ZERO_TIME;
+  volatile double ticks = s * ticks_per_second;
+  return sc_time::from_value(static_cast<uint64_t>(static_cast<int64_t>(ticks + 0.5)));
+}
 // Time to move `bytes` at `bytes_per_second`, rounded to the kernel resolution.
 inline sc_time transfer_time(uint64_t bytes, double bytes_per_second) {
-  return sc_time(static_cast<double>(bytes) / bytes_per_second, sc_core::SC_SEC);
+  return seconds(static_cast<double>(bytes) / bytes_per_second);
 }
 // Whole nanoseconds in `t` (reports and latency statistics are in ns).
-inline uint64_t to_ns(const sc_time& t) { return t.value() / sc_time(1, sc_core::SC_NS).value(); }
-// Time for `cycles` of a core clocked at `hz`.
-inline sc_time cycle_time(uint64_t cycles, double hz) {
-  return sc_time(static_cast<double>(cycles) / hz, sc_core::SC_SEC);
+inline uint64_t to_ns(const sc_time& t) {
+  static const uint64_t ticks_per_ns = sc_time(1, sc_core::SC_NS).value();
+  return t.value() / ticks_per_ns;
 }
+// Time for `cycles` of a core clocked at `hz`.
+inline sc_time cycle_time(uint64_t cycles, double hz) { return seconds(static_cast<double>(cycles) / hz); }
 
 }  // namespace ssdtlm

@@ -21,7 +21,8 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
   sc_time best_start;
   for (size_t i = 0; i < cores_.size(); ++i) {
     cores_[i].retire(now);
-    const sc_time s = cores_[i].find(at, sc_time(1, sc_core::SC_PS));
+    static const sc_time kTick(1, sc_core::SC_PS);
+    const sc_time s = cores_[i].find(at, kTick);
     if (i == 0 || s < best_start) best = i, best_start = s;
   }
   if (!tracks_.empty()) tracks_[best]->label(Activity::Firmware);

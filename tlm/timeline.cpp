@@ -11,6 +11,7 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
 }
 
 sc_time Timeline::find(const sc_time& at, const sc_time& duration) const {
+  if (at >= last_end_) return at;  // past every reservation (the common case): no search
   sc_time t = at;
   for (size_t i = first_ending_after(at); i < busy_list_.size(); ++i) {
     const Interval& iv = busy_list_[i];
@@ -25,6 +26,14 @@ void Timeline::reserve(const sc_time& start, const sc_time& duration) {
   const sc_time end = start + duration;
   if (observer_) observer_->reserved(start, end);
   busy_ += duration;
+  if (start >= last_end_) {  // after every reservation: append (or extend the last live one)
+    last_end_ = end;
+    if (busy_list_.size() > head_ && busy_list_.back().end == start)
+      busy_list_.back().end = end;
+    else
+      busy_list_.push_back(Interval{start, end});
+    return;
+  }
   if (end > last_end_) last_end_ = end;
   size_t i = first_ending_after(start);
   // Merge with a neighbour that touches, so back-to-back work stays one entry.
@@ -65,6 +74,10 @@ void Timeline::plan_fill(const sc_time& at, const sc_time& duration, std::vector
 }
 
 sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
+  if (at >= last_end_) {  // nothing reserved from `at` on: one piece
+    reserve(at, duration);
+    return at + duration;
+  }
   static thread_local std::vector<Piece> pieces;
   plan_fill(at, duration, pieces);  // planned first: reserving while walking would shift the list
   for (const Piece& p : pieces) reserve(p.start, p.length);
@@ -72,6 +85,7 @@ sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
 }
 
 sc_time Timeline::fill_end(const sc_time& at, const sc_time& duration) const {
+  if (at >= last_end_) return at + duration;
   static thread_local std::vector<Piece> pieces;
   plan_fill(at, duration, pieces);
   return pieces.empty() ? at : pieces.back().start + pieces.back().length;

@@ -33,6 +33,7 @@ namespace ssd {
 struct StatePhaseResult {
   std::string phase;
   uint64_t pages_written = 0, gc_pages_moved = 0, trimmed_pages = 0, background_slices = 0;
+  uint64_t trace_records = 0;  // trace: records read (reads and flushes among them leave no trace)
   double idle_flash_s = 0;  // idle: flash time of the background work done
 };
 
@@ -98,6 +99,9 @@ class Controller : public sc_core::sc_module {
   // if `partial`), its data tagged `tag` (0: a fresh internal version);
   // returns when the program (and any GC it forced) completes.
   void secure_erase(ContentShadow* shadow, const std::function<uint64_t(uint64_t)>& to_host);
+  // The trace phase: its writes as commands, its TRIMs page by page.
+  void apply_trace(const StatePhase& p, StatePhaseResult& r, ContentShadow* shadow, bool raid_member,
+                   const std::function<void(uint64_t, uint64_t)>& command);
   // Background work for up to `seconds` of flash time; returns the time spent.
   double idle(double seconds, uint64_t& slices);
   sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);

@@ -6,6 +6,7 @@
 
 #include "model/controller/controller.h"
 #include "model/sim/random.h"
+#include "traces/trace_reader.h"
 
 namespace ssd {
 
@@ -128,8 +129,11 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         // state its GC would reach (its model, page_ftl's steady_state.cpp).
         secure_erase(shadow, to_host);
         if (!ftl_->steady_state(phase_seed(seed, random_phases++), tag))
-          throw ftl::FtlConfigError("state", "phase 'steady': ftl.name=" + cfg_.ftl_name +
-                                                 " has no steady-state model (the page FTL has, with greedy GC)");
+          throw StateError("phase 'steady': ftl.name=" + cfg_.ftl_name +
+                           " has no steady-state model (the page FTL has, with greedy GC)");
+        break;
+      case StatePhase::Kind::Trace:
+        apply_trace(p, r, shadow, to_host != nullptr, command);
         break;
       case StatePhase::Kind::Idle:
         r.idle_flash_s = idle(p.idle_s, r.background_slices);
@@ -145,6 +149,40 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   work_.record_ops = true;
   ftl_->reset_stats();
   return results;
+}
+
+void Controller::apply_trace(const StatePhase& p, StatePhaseResult& r, ContentShadow* shadow, bool raid_member,
+                             const std::function<void(uint64_t, uint64_t)>& command) {
+  // A RAID member would have to pick its own stripes out of the host's
+  // addresses: not done, so refused rather than applied wrongly.
+  if (raid_member) throw StateError("phase '" + p.text + "': not supported with raid.members > 1");
+  const uint64_t pages = ftl_->user_pages(), page = cfg_.nand.geometry.page_size, capacity = pages * page;
+  std::unique_ptr<traces::TraceReader> reader;
+  try {
+    reader = traces::open_trace(p.path, "", traces::ReaderOptions{});
+    traces::TraceRecord rec;
+    while (reader->next(rec)) {
+      ++r.trace_records;
+      if (rec.op == traces::TraceOp::Read || rec.op == traces::TraceOp::Flush) continue;  // no effect on the state
+      // Addresses beyond this drive wrap, the request kept whole (as the replay's trace.beyond=wrap).
+      const uint64_t bytes = std::min(rec.bytes, capacity);
+      uint64_t offset = rec.offset % capacity;
+      if (offset > capacity - bytes) offset = capacity - bytes;
+      if (rec.op == traces::TraceOp::Write) {  // partly written pages are written whole (read-modify-write)
+        const uint64_t first = offset / page, last = (offset + bytes - 1) / page;
+        command(first, last - first + 1);
+      } else if (cfg_.trim) {  // TRIM unmaps only whole pages; a drive without TRIM gets none
+        const uint64_t first = (offset + page - 1) / page, end = (offset + bytes) / page;
+        for (uint64_t l = first; l < end; ++l) {
+          work_.clear();
+          ftl_->trim(Lpn(uint32_t(l)), work_);
+        }
+        if (shadow && end > first) shadow->trimmed(first * page, (end - first) * page);
+      }
+    }
+  } catch (const traces::TraceError& e) {
+    throw StateError("phase '" + p.text + "': " + e.what());
+  }
 }
 
 void Controller::secure_erase(ContentShadow* shadow, const std::function<uint64_t(uint64_t)>& to_host) {

@@ -102,11 +102,17 @@ DriveState DriveState::parse(const std::string& list, const std::string& where) 
       arity(1, 1);
       p.kind = StatePhase::Kind::Steady;
     } else if (k == "trace") {
-      throw std::invalid_argument(where + "phase '" + text + "': trace phases are not supported yet");
+      // The rest is the path (it may hold ':'; a ',' ends the phase).
+      p.kind = StatePhase::Kind::Trace;
+      p.path = trim(text.substr(text.find(':') + 1));
+      if (f.size() < 2 || p.path.empty()) throw std::invalid_argument(where + "phase '" + text + "': trace:FILE");
+      std::error_code ec;
+      if (!std::filesystem::exists(p.path, ec) && !std::filesystem::exists(p.path + ".blktrace.0", ec))
+        throw std::invalid_argument(where + "phase '" + text + "': " + p.path + ": no such file");
     } else {
       throw std::invalid_argument(where + "unknown phase '" + text +
                                   "' (secure-erase, fill[:BS[:AMOUNT]], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, "
-                                  "idle:TIME, steady)");
+                                  "idle:TIME, steady, trace:FILE)");
     }
     st.phases.push_back(p);
   }

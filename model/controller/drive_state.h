@@ -19,24 +19,35 @@
 //                          overwrites, built from a model of the FTL's GC
 //                          (page FTL, greedy) instead of written: seconds
 //                          for a terabyte drive (starts from a secure erase)
+//   trace:FILE             a captured block trace's writes and TRIMs, in
+//                          order (any format the replay reads; reads and
+//                          flushes have no effect on the state)
 //   idle:60s               the drive idle: the FTL's background work (GC)
 //                          runs until it has none or its flash time reaches
 //                          the duration (ops one after another, as the
 //                          firmware's idle loop issues them)
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ssd {
 
 struct StatePhase {
-  enum class Kind { SecureErase, Fill, RandWrite, Image, TrimAll, Idle, Steady } kind = Kind::Fill;
+  enum class Kind { SecureErase, Fill, RandWrite, Image, TrimAll, Idle, Steady, Trace } kind = Kind::Fill;
   std::string text;         // as written, for reports and errors
   uint64_t bs = 0;          // bytes per command (0: page by page, the plain `fill`)
   double multiple = 0;      // amount as a multiple of the user capacity (0: use `bytes`)
   uint64_t bytes = 0;       // amount in bytes
   double idle_s = 0;        // idle duration
+  std::string path = "";    // trace file
+};
+
+// A phase this drive cannot apply (a malformed trace, a phase its FTL has no
+// model for): bad input, reported naming --state.
+struct StateError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
 };
 
 struct DriveState {

@@ -13,6 +13,7 @@
 #include "model/sim/replay.h"
 #include "model/sim/report.h"
 #include "model/sim/kernel_speed.h"
+#include "model/controller/drive_state.h"
 #include "model/sim/simulation.h"
 
 #ifndef SSDSIM_VERSION
@@ -79,6 +80,8 @@ int sc_main(int argc, char* argv[]) {
       replay.run();
     } catch (const ssd::ftl::FtlConfigError& e) {  // e.g. a state phase the FTL cannot apply
       throw opts.error(e.key, e.what());
+    } catch (const ssd::StateError& e) {  // a phase this drive cannot apply (a malformed trace, ...)
+      throw opts.error("state", e.what());
     }
 
     nlohmann::json report = sim.report();

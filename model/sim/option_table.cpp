@@ -74,7 +74,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"ftl.plugin",             "",       "path",  "load FTL plug-ins from this shared library (command line only, before the options it adds)"},
     {"precondition",           "seq-fill","none|seq-fill|used", "drive state before the timed phase"},
     {"precondition.overwrite", "1.0",    "fraction", "used: random 4 KiB overwrites after the fill, as a fraction of capacity"},
-    {"state",                  "",       "recipe", "drive state before the timed phase, instead of --precondition: a name (configs/states: new, fill, used-anthology, torture), a state file, or phases: secure-erase, fill[:BS], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, idle:TIME, steady (docs/states.md)"},
+    {"state",                  "",       "recipe", "drive state before the timed phase, instead of --precondition: a name (configs/states: new, fill, used-anthology, torture), a state file, or phases: secure-erase, fill[:BS], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, idle:TIME, steady, trace:FILE (docs/states.md)"},
     {"workload.rw",            "randrw", "pattern", "read, write, randread, randwrite, randrw, rw (= readwrite)"},
     {"workload.bs",            "4k",     "size",  "block size of each IO"},
     {"workload.iodepth",       "32",     "count", "outstanding IOs (up to 1024; beyond sata.ncq_depth they wait in the host queue)"},

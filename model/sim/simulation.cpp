@@ -110,6 +110,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
         for (size_t i = 0; i < r.size(); ++i) {
           state_[i].pages_written += r[i].pages_written, state_[i].gc_pages_moved += r[i].gc_pages_moved;
           state_[i].trimmed_pages += r[i].trimmed_pages, state_[i].background_slices += r[i].background_slices;
+          state_[i].trace_records += r[i].trace_records;
           state_[i].idle_flash_s = std::max(state_[i].idle_flash_s, r[i].idle_flash_s);
         }
     }
@@ -228,7 +229,7 @@ nlohmann::json Simulation::report() const {
   for (const StatePhaseResult& s : state_)
     phases.push_back({{"phase", s.phase}, {"pages_written", s.pages_written}, {"gc_pages_moved", s.gc_pages_moved},
                       {"trimmed_pages", s.trimmed_pages}, {"background_slices", s.background_slices},
-                      {"idle_flash_s", s.idle_flash_s}});
+                      {"idle_flash_s", s.idle_flash_s}, {"trace_records", s.trace_records}});
   r["state"] = {{"name", cfg_.state.name}, {"phases", phases}};
   dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)}, {"commands", drive_->sata.commands()}};
   dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);

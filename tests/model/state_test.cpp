@@ -92,7 +92,7 @@ TEST(DriveState, NamedStatesAndFiles) {
 }
 
 TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
-  for (const std::string bad : {"fill:0", "randwrite:4k", "image:-1x", "bogus", "trim:half", "idle:5", "trace:x"}) {
+  for (const std::string bad : {"fill:0", "randwrite:4k", "image:-1x", "bogus", "trim:half", "idle:5", "trace:x", "trace:"}) {
     const auto r = run(kDrive + "--state " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_NE(r.out.find("--state"), std::string::npos) << r.out;
@@ -128,6 +128,57 @@ TEST(DriveState, SteadyOnAnFtlWithoutItsModelIsExit2NamingTheOption) {
         << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
   }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(DriveState, TracePhaseWritesTheTracesPagesAndIgnoresItsReads) {
+  // MSR CSV: writes of 4 KiB at 0 (page 0), 8 KiB at 6 KiB (pages 1-3, two
+  // of them partly: written whole), a read (no effect), and a write of one
+  // page far beyond the drive (wraps into it: one page).
+  const std::string f = tmp("phase.msr.csv");
+  std::ofstream(f) << "100,h,0,Write,0,4096,1\n"
+                      "200,h,0,Write,6144,8192,1\n"
+                      "300,h,0,Read,0,65536,1\n"
+                      "400,h,0,Write,1099511627776,4096,1\n";
+  const auto j = with_state("trace:" + f, "--workload.rw=randread --check.content=true");
+  const auto& p = j["state"]["phases"][0];
+  EXPECT_EQ(p["trace_records"], 4);
+  EXPECT_EQ(p["pages_written"], 1 + 3 + 1);
+  // Only written pages are mapped: the timed random reads find the rest unmapped.
+  EXPECT_GT(j["device"]["unmapped_reads"].get<uint64_t>(), 0u);
+}
+
+TEST(DriveState, TracePhaseTrimsWholePagesOnlyWithTrimSupport) {
+  // A desktop's fstrim, captured with blktrace (traces/samples/apps): its
+  // discards unmap pages after a fill, every timed read checked.
+  const std::string trace = std::string(SSDSIM_SOURCE_DIR) + "/traces/samples/apps/fstrim-desktop";
+  const auto j = with_state("fill,trace:" + trace, "--workload.rw=randread --check.content=true");
+  EXPECT_GT(j["state"]["phases"][1]["trimmed_pages"].get<uint64_t>(), 0u);
+  EXPECT_GT(j["state"]["phases"][1]["trace_records"].get<uint64_t>(), 0u);
+  const auto no = with_state("fill,trace:" + trace, "--workload.rw=randread --controller.trim=false");
+  EXPECT_EQ(no["state"]["phases"][1]["trimmed_pages"], 0);
+  EXPECT_EQ(no["state"]["phases"][1]["pages_written"], j["state"]["phases"][1]["pages_written"]);
+}
+
+TEST(DriveState, BadTracePhasesAreExit2NamingTheFileAndLine) {
+  const std::string f = tmp("bad.msr.csv");
+  std::ofstream(f) << "1,h,0,Write,0,4096,1\n2,h,0,Write,oops,4096,1\n";
+  auto r = run(kDrive + "--state trace:" + f);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--state"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(f + ": line 2"), std::string::npos) << r.out;
+  EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+  r = run(kDrive + "--state trace:" + tmp("no-such-trace.csv"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("no such file"), std::string::npos) << r.out;
+  const std::string ok = tmp("ok.msr.csv");
+  std::ofstream(ok) << "1,h,0,Write,0,4096,1\n";
+  r = run(kDrive + "--raid.members=2 --state trace:" + ok);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("raid.members"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -79,6 +79,10 @@ class Controller : public sc_core::sc_module {
   std::vector<StatePhaseResult> apply_state(const DriveState& state, uint64_t seed, ContentShadow* shadow = nullptr,
                                             const std::function<void(uint64_t done, uint64_t total)>& progress = nullptr,
                                             const std::function<uint64_t(uint64_t)>& to_host = nullptr);
+  // Save or load the drive's functional state (--save-state, --load-state;
+  // before the timed phase, when nothing is in flight): the firmware's
+  // counters, the flash media and the FTL. False if the FTL cannot.
+  bool checkpoint(Checkpoint& c);
   // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
   // write cache); "" if it can.
   std::string dram_shortfall() const;

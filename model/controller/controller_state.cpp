@@ -201,6 +201,14 @@ void Controller::secure_erase(ContentShadow* shadow, const std::function<uint64_
     shadow->trimmed(0, ftl_->user_pages() * g.page_size);
 }
 
+bool Controller::checkpoint(Checkpoint& c) {
+  c.section("firmware");
+  c.value(version_);
+  c.value(next_lpn_);
+  media_.checkpoint(c);
+  return ftl_->checkpoint(c);
+}
+
 double Controller::idle(double seconds, uint64_t& slices) {
   // The firmware's idle loop issues one NAND op at a time: the slices' flash
   // time is the sum of their ops' times. A firmware without idle-time work

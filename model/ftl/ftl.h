@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "model/ftl/checkpoint.h"
 #include "model/nand/flash_media.h"
 #include "model/nand/geometry.h"
 
@@ -204,6 +205,11 @@ class Ftl {
   // page's data. Return false if the FTL has no such model (the phase is
   // then refused); FtlConfigError if its options fall outside the model.
   virtual bool steady_state(uint64_t /*seed*/, const std::function<uint64_t(uint64_t)>& /*version*/) { return false; }
+  // Save (or, on a freshly built FTL of the same configuration, load) the
+  // whole functional state through `c` (checkpoint.h: one walk serves both
+  // directions). Return false if this FTL cannot (--save-state and
+  // --load-state are then refused).
+  virtual bool checkpoint(Checkpoint& /*c*/) { return false; }
   // Zero the statistics (after preconditioning, before the timed phase).
   virtual void reset_stats() = 0;
 };

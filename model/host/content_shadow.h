@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/ftl/checkpoint.h"
+
 #include "tlm/ssd_protocol.h"
 
 namespace ssd {
@@ -40,6 +42,12 @@ class ContentShadow {
   // page in LPN order; throws ContentMismatch naming the first bad page.
   void check_read(uint64_t offset, uint64_t bytes, const std::vector<ssdtlm::PageData>& found);
   uint64_t pages_checked() const { return checked_; }
+  // Save or load what every logical page last had written (--save-state).
+  void checkpoint(Checkpoint& c) {
+    c.section("host content shadow");
+    c.table(tag_, "logical pages");
+    c.value(last_tag_);
+  }
   // Per logical page, the tag of the last write issued (0: none).
   const std::vector<uint64_t>& tags() const { return tag_; }
 

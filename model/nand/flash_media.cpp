@@ -23,6 +23,16 @@ PageContent FlashMedia::read(BlockId b, uint32_t page) const {
   return content_.empty() ? PageContent{} : content_[uint64_t(b.v) * geometry_.pages_per_block + page];
 }
 
+void FlashMedia::checkpoint(Checkpoint& c) {
+  c.section("flash media");
+  c.table(write_ptr_, "blocks");
+  c.table(erase_count_, "blocks");
+  c.table(content_, "pages with tracked contents (check.content)");
+  if (c.loading())
+    for (uint32_t w : write_ptr_)
+      if (w > geometry_.pages_per_block) c.fail("a block written past its last page");
+}
+
 void FlashMedia::erase(BlockId b) {
   write_ptr_[b.v] = 0;
   ++erase_count_[b.v];

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/ftl/checkpoint.h"
 #include "model/nand/geometry.h"
 
 namespace ssd {
@@ -37,6 +38,8 @@ class FlashMedia {
   bool is_programmed(Ppn p) const { return geometry_.page_in_block(p) < write_ptr_[geometry_.block_of(p).v]; }
   uint32_t erase_count(BlockId b) const { return erase_count_[b.v]; }
   const FlashGeometry& geometry() const { return geometry_; }
+  // Save or load the array's state (write pointers, wear, contents).
+  void checkpoint(Checkpoint& c);
 
  private:
   FlashGeometry geometry_;

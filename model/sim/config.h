@@ -159,6 +159,7 @@ struct SimConfig {
   WorkloadConfig workload;
   DriveState state = DriveState::precondition("seq-fill", 1.0);  // before the timed phase
   bool state_option = false;       // given with --state (else from --precondition)
+  std::string save_state, load_state;  // checkpoint files ("" = none)
   uint64_t seed = 1;
   ReplayConfig replay;
   std::string report;              // JSON report path ("" = none)

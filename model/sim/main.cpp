@@ -47,7 +47,8 @@ int sc_main(int argc, char* argv[]) {
     ssd::log::configure(cfg.log_level);
 
     // Trace files: an unwritable path fails before the run (the recorder opens them while the drive is built).
-    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity}})
+    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
+                                    std::pair{"save-state", cfg.save_state}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
     // An FTL that cannot run this configuration says which of its options is at fault.
     std::unique_ptr<ssd::Simulation> built;
@@ -82,6 +83,8 @@ int sc_main(int argc, char* argv[]) {
       throw opts.error(e.key, e.what());
     } catch (const ssd::StateError& e) {  // a phase this drive cannot apply (a malformed trace, ...)
       throw opts.error("state", e.what());
+    } catch (const ssd::CheckpointError& e) {  // another drive's state, a damaged file, an FTL that cannot
+      throw opts.error(cfg.load_state.empty() ? "save-state" : "load-state", e.what());
     }
 
     nlohmann::json report = sim.report();

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "model/host/fio_job.h"
@@ -367,6 +368,18 @@ void Options::build() {
     }
     c.state_option = true;
   }
+  c.save_state = text("save-state");
+  c.load_state = text("load-state");
+  if (!c.load_state.empty()) {
+    for (const char* k : {"precondition", "precondition.overwrite", "state", "save-state"})
+      if (settings_.at(k).origin != "default")
+        throw error("load-state", std::string("the loaded state replaces --") + k + ": give one of them");
+    if (!std::ifstream(c.load_state)) throw error("load-state", c.load_state + ": cannot read");
+    c.state = DriveState{"loaded", {}};
+    c.state_option = true;
+  }
+  if (c.hdd && (!c.load_state.empty() || !c.save_state.empty()))
+    throw error(c.load_state.empty() ? "save-state" : "load-state", "a hard disk has no drive state to save");
 
   WorkloadConfig& w = c.workload;
   w.rw = choice("workload.rw", {"read", "write", "randread", "randwrite", "randrw", "rw", "readwrite"});

@@ -11,6 +11,7 @@
 #include "model/sim/log.h"
 #include "model/sim/options.h"
 #include "model/host/workload.h"
+#include "model/sim/drive_checkpoint.h"
 
 namespace ssd {
 
@@ -96,7 +97,11 @@ void Simulation::run(const std::vector<HostStream>& streams) {
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), pre.wall(),
                    pre.eta(double(done) / double(total)).c_str());
   };
-  if (drive_ && !drive_->raid) {
+  state_name_ = cfg_.state.name;
+  if (drive_ && !cfg_.load_state.empty()) {
+    state_ = load_drive_state(cfg_, *drive_, shadow_.get(), state_name_);
+    state_name_ += " (loaded from " + cfg_.load_state + ")";
+  } else if (drive_ && !drive_->raid) {
     state_ = drive_->controller.apply_state(cfg_.state, cfg_.seed, shadow_.get(), progress);
   } else if (drive_) {
     // Each member gets the state on its own share (its own random draws),
@@ -115,8 +120,9 @@ void Simulation::run(const std::vector<HostStream>& streams) {
         }
     }
   }
+  if (drive_ && !cfg_.save_state.empty()) save_drive_state(cfg_, *drive_, shadow_.get(), state_name_, state_);
   precondition_s_ = seconds_since(t0);
-  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", cfg_.state.name, precondition_s_);
+  log::get("ssd")->info("preconditioned ({}) in {:.2f} s", state_name_, precondition_s_);
 
   if (cfg_.powerfail_at != sc_core::SC_ZERO_TIME) {
     power_fail_ = std::make_unique<PowerFail>(cfg_.powerfail_at, cfg_.dram.plp, shadow_->tags(),
@@ -230,7 +236,7 @@ nlohmann::json Simulation::report() const {
     phases.push_back({{"phase", s.phase}, {"pages_written", s.pages_written}, {"gc_pages_moved", s.gc_pages_moved},
                       {"trimmed_pages", s.trimmed_pages}, {"background_slices", s.background_slices},
                       {"idle_flash_s", s.idle_flash_s}, {"trace_records", s.trace_records}});
-  r["state"] = {{"name", cfg_.state.name}, {"phases", phases}};
+  r["state"] = {{"name", state_name_}, {"phases", phases}};
   dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)}, {"commands", drive_->sata.commands()}};
   dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
   dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);

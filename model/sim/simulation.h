@@ -64,6 +64,7 @@ class Simulation {
   std::vector<std::function<void(const IoCompletion&)>> observers_;
   double precondition_s_ = 0, timed_s_ = 0;
   uint64_t kernel_deltas_ = 0;
+  std::string state_name_;  // the drive state's name for the report (a loaded one says from where)
   std::vector<StatePhaseResult> state_;  // what the drive state's phases did  // SystemC evaluation rounds of the timed phase
   uint64_t expected_ios_ = 0;  // IOs the run ends after, if known (progress line); 0 = unknown
 };

@@ -51,6 +51,24 @@ class DftlFtl : public PageFtl {
   void prefetch(Lpn lpn, int stage) const override;
   void reset_stats() override;
   std::vector<FtlStat> extra_stats() const override;
+  bool checkpoint(Checkpoint& c) override {
+    PageFtl::checkpoint(c);  // the blocks, the full table and GC
+    c.section("dftl map cache");
+    c.expect(per_tpage_, "entries per translation page");
+    c.expect(tpages_, "translation pages");
+    c.expect(capacity_, "map cache entries");
+    c.value(cached_);
+    c.table(flags_, "logical pages");
+    c.table(prev_, "logical pages");
+    c.table(next_, "logical pages");
+    c.table(on_flash_, "logical pages");
+    c.value(head_);
+    c.value(tail_);
+    c.value(tpage_version_);
+    c.value(map_);
+    if (c.loading() && cached_ > capacity_) c.fail("more cached entries than the cache holds");
+    return true;
+  }
 
   // For tests.
   uint64_t cache_entries() const { return capacity_; }

@@ -390,4 +390,42 @@ void PageFtl::check_consistency() const {
   }
 }
 
+bool PageFtl::checkpoint(Checkpoint& c) {
+  c.section("page FTL");
+  c.expect(user_pages_, "user pages");
+  c.expect(die_cap_, "valid pages a die may hold");
+  c.table(l2p_, "mapping table entries");
+  c.table(p2l_, "flash pages");
+  c.table(valid_, "blocks");
+  c.table(state_, "blocks");
+  c.table(bnext_, "blocks");
+  c.table(bprev_, "blocks");
+  c.table(closed_at_, "blocks");
+  c.table(die_valid_, "dies");
+  c.expect<uint64_t>(dies_.size(), "dies");
+  for (Die& d : dies_) {
+    c.list<uint32_t>(d.free_blocks, geo_.blocks_per_die(), "a die's free blocks");
+    c.value(d.host);
+    c.value(d.gc);
+    c.table(d.bucket_head, "valid-count buckets");
+    c.value(d.victim);
+    c.value(d.victim_cursor);
+    c.value(d.victim_budget);
+    c.value(d.victim_wl);
+    c.value(d.wl_pending);
+  }
+  c.value(die_cursor_);
+  c.value(stats_);
+  c.value(picker_);
+  wl_.checkpoint(c);
+  c.value(seq_);
+  c.value(bg_cursor_);
+  c.value(victims_);
+  c.value(victim_valid_);
+  c.value(bg_runs_);
+  c.value(bg_pages_);
+  if (c.loading() && die_cursor_ >= geo_.dies()) c.fail("die cursor beyond the dies");
+  return true;
+}
+
 }  // namespace ssd::ftl

@@ -49,6 +49,7 @@ class PageFtl : public Ftl {
   void reset_stats() override;
   // Greedy GC's steady state under uniform random writes (steady_state.cpp).
   bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
+  bool checkpoint(Checkpoint& c) override;
 
  protected:
   // (Protected for FTLs built on this one's block management, e.g. dftl.)

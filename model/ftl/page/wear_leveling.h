@@ -41,6 +41,12 @@ class WearLeveler {
 
   // Statistics.
   uint64_t moves = 0, pages_moved = 0;
+  void checkpoint(Checkpoint& c) {
+    c.value(moves);
+    c.value(pages_moved);
+    c.table(max_, "dies (wear levelling)");
+    c.table(min_, "dies (wear levelling)");
+  }
 
  private:
   uint32_t count(uint32_t block) const { return media_.erase_count(BlockId(block)); }

@@ -15,6 +15,7 @@ struct HddDisk::Job {
   HostOp op = HostOp::Read;
   uint64_t offset = 0, bytes = 0;
   bool cached = false;  // a write already acknowledged from the write cache (destage)
+  double queued = 0;    // when it entered the queue (s)
   sc_core::sc_event done;
 };
 
@@ -91,18 +92,25 @@ void HddDisk::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& del
     case HostOp::Write:
       if (cfg_.write_cache) {
         // Room in the buffer (a write larger than all of it waits for an empty buffer).
-        while (cached_ > 0 && (cached_ + cmd.bytes > cfg_.cache || cached_writes_ >= cfg_.write_segments))
+        // Writes take room in arrival order: woken together when a destage
+        // frees some, the kernel would otherwise let the newest take it every
+        // time and starve the oldest (minutes at QD3).
+        const uint64_t ticket = next_ticket_++;
+        while (ticket != serving_ticket_ ||
+               (cached_ > 0 && (cached_ + cmd.bytes > cfg_.cache || cached_writes_ >= cfg_.write_segments)))
           sc_core::wait(space_);
+        ++serving_ticket_;
+        space_.notify();  // the next in line may fit too
         cached_ += cmd.bytes;
         ++cached_writes_;
-        Job* j = new Job{cmd.op, cmd.offset, cmd.bytes, true, {}};
+        Job* j = new Job{cmd.op, cmd.offset, cmd.bytes, true, sc_core::sc_time_stamp().to_seconds(), {}};
         queue_.push_back(j);
         work_.notify();
         break;
       }
       [[fallthrough]];
     case HostOp::Read: {
-      Job j{cmd.op, cmd.offset, cmd.bytes, false, {}};
+      Job j{cmd.op, cmd.offset, cmd.bytes, false, sc_core::sc_time_stamp().to_seconds(), {}};
       queue_.push_back(&j);
       work_.notify();
       sc_core::wait(j.done);
@@ -120,7 +128,10 @@ void HddDisk::mechanics() {
     const double now = sc_core::sc_time_stamp().to_seconds();
     // The next job: in arrival order, or the one the head reaches first.
     size_t pick = 0;
-    if (cfg_.sptf) {
+    // The queue is in arrival order: its head is the oldest. Past the bound
+    // it goes first, so a far command is not passed over forever.
+    const bool overdue = cfg_.max_wait > 0 && now - queue_.front()->queued >= cfg_.max_wait;
+    if (cfg_.sptf && !overdue) {
       double best = inf;
       for (size_t i = 0; i < queue_.size(); ++i) {
         const double b = buffered_at(*queue_[i]);

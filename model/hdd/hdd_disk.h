@@ -16,8 +16,10 @@
 //   an LBA's angle is its offset into its track; the head waits for it.
 // - Transfer: bytes / rate(x) off the media.
 // - Queue: `hdd.ncq_reorder=sptf` serves next the command with the shortest
-//   positioning time (seek + rotation) from where the head is; `fifo` in
-//   arrival order.
+//   positioning time (seek + rotation) from where the head is, unless the
+//   oldest has waited `hdd.max_wait`: then it goes first (pure SPTF starves
+//   a far command for as long as nearer ones keep coming: minutes in a
+//   3-deep random-write loop); `fifo` in arrival order.
 // - Read cache: after a read the disk keeps reading ahead (`hdd.read_ahead`
 //   bytes) while nothing else is queued; a read inside the segment it holds
 //   (from the last read's start, at most `hdd.cache` bytes) is served from
@@ -81,6 +83,7 @@ class HddDisk : public sc_core::sc_module {
   double head_ = 0;                  // x of the head
   uint64_t cached_ = 0;              // write-cache bytes waiting
   uint32_t cached_writes_ = 0;       // and the writes they belong to (hdd.write_segments)
+  uint64_t next_ticket_ = 0, serving_ticket_ = 0;  // writes waiting for room, first come first served
   // The read segment: [seg_start_, seg_end_) read by the last media read
   // (ending at seg_end_ at time seg_time_); read-ahead continues past it at
   // the media rate while the actuator has nothing else to do.

@@ -90,6 +90,7 @@ struct HddConfig {
   bool write_cache = true;
   uint32_t write_segments = 8;                           // writes the cache holds at once (buffer segments)
   bool sptf = true;                                      // NCQ: shortest positioning time first (else FIFO)
+  double max_wait = 0.5;                                 // sptf: a command queued this long (s) goes first; 0 = no bound
   sc_time cmd_overhead = sc_time(300, sc_core::SC_US);   // the drive's electronics per command
 };
 

@@ -55,6 +55,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"hdd.write_cache",        "true",   "bool",  "hard disk: writes complete once in the buffer and are destaged later"},
     {"hdd.write_segments",     "8",      "count", "hard disk: writes the write cache holds at once (one buffer segment each); a write waits for a free one"},
     {"hdd.ncq_reorder",        "sptf",   "sptf|fifo", "hard disk: serve the queued command with the shortest seek + rotation next, or in arrival order"},
+    {"hdd.max_wait",           "500ms",  "time",  "hard disk, sptf: a command queued this long is served next (oldest first), bounding the starvation of far commands; 0 = no bound"},
     {"hdd.cmd_overhead",       "300us",  "time",  "hard disk: the drive's electronics per command"},
     {"raid.members",           "1",      "count", "RAID-0 of complete SSDs (controller, DRAM, NAND, FTL each) behind one SATA port; 1 = a single SSD"},
     {"raid.stripe",            "128k",   "size",  "RAID-0 stripe unit (a multiple of nand.page_size)"},

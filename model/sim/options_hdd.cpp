@@ -59,6 +59,9 @@ void Options::build_hdd(SimConfig& c) const {
   d.write_segments = uint32_t(count("hdd.write_segments", 1, 1024));
   if (d.write_cache && d.cache == 0) throw error("hdd.write_cache", "needs a buffer (hdd.cache > 0)");
   d.sptf = choice("hdd.ncq_reorder", {"sptf", "fifo"}) == "sptf";
+  d.max_wait = text("hdd.max_wait") == "0" ? 0 : duration("hdd.max_wait").to_seconds();
+  if (!d.sptf && settings_.at("hdd.max_wait").origin != "default")
+    throw error("hdd.max_wait", "bounds the wait of SPTF reordering; hdd.ncq_reorder=fifo never reorders");
   d.cmd_overhead = duration("hdd.cmd_overhead");
 }
 

@@ -118,6 +118,33 @@ TEST(Hdd, ShortestPositioningFirstBeatsArrivalOrder) {
   EXPECT_GT(sptf["read"]["iops"].get<double>(), 2.0 * fifo_iops);
 }
 
+TEST(Hdd, AgingBoundsTheWaitOfAFarCommand) {
+  // QD32 random reads: pure SPTF passes over a far command while nearer ones
+  // keep coming; with hdd.max_wait the oldest goes next once it has waited
+  // that long, so no read waits much more than the bound plus the one
+  // command in service (at most a full seek, a turn and the electronics).
+  const std::string q = "--workload.rw=randread --workload.bs=4k --workload.iodepth=32 --workload.number_ios=6000 ";
+  const auto pure = disk(q + "--hdd.max_wait=0", "pure");
+  const auto aged = disk(q + "--hdd.max_wait=200ms", "aged");
+  const double service = 18e-3 + kRev + kOverhead + 4096 / kInner;
+  // Each command ahead of an overdue one is itself overdue and served oldest
+  // first: at most the 31 others, each one service.
+  EXPECT_LE(lat_s(aged, "read", "max"), 0.2 + 32 * service);
+  EXPECT_GT(lat_s(pure, "read", "max"), lat_s(aged, "read", "max"));
+}
+
+TEST(Hdd, WritesWaitingForBufferRoomAreServedInArrivalOrder) {
+  // QD3 random writes into a write cache of 2 segments: a write waits for
+  // room, first come first served, so at most for the 2 destages queued
+  // ahead and the 2 writes ahead of it (each one service). Before, the
+  // newest waiter took the room each time and the oldest waited minutes.
+  const auto j = disk("--workload.rw=randwrite --workload.bs=4k --workload.iodepth=3 --workload.size=8g "
+                      "--workload.number_ios=20000 --hdd.write_cache=true --hdd.write_segments=2",
+                      "wcfifo");
+  const double service = 18e-3 + kRev + kOverhead + 4096 / kInner;
+  EXPECT_LE(lat_s(j, "write", "max"), 4 * service + kCmd + 4096 / kLink + kOverhead);
+}
+
 TEST(Hdd, ReadAheadServesTheNextSequentialRead) {
   // Two 4 KiB reads in a row: the second finds its data read ahead.
   const auto j = disk("--workload.rw=read --workload.bs=4k --workload.iodepth=1 --workload.number_ios=2", "ra");

@@ -1,4 +1,5 @@
 #include "model/sim/kernel_speed.h"
+#include "model/sim/sanitizer_stack.h"
 
 #include <systemc>
 
@@ -41,6 +42,7 @@ KernelSpeed measure_kernel_speed(uint64_t notifications) {
   const uint64_t d0 = sc_core::sc_delta_count();
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  resync_sanitizer_main_stack();
   KernelSpeed k;
   k.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   k.notifications = notifications / 2 * 2;

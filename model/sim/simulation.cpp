@@ -10,6 +10,7 @@
 #include "model/sim/device_report.h"
 #include "model/sim/log.h"
 #include "model/sim/options.h"
+#include "model/sim/sanitizer_stack.h"
 #include "model/host/workload.h"
 #include "model/sim/drive_checkpoint.h"
 
@@ -158,6 +159,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   const uint64_t deltas = sc_core::sc_delta_count();
   if (power_fail_) sc_core::sc_start(cfg_.powerfail_at);  // the power is cut: nothing runs past it
   else sc_core::sc_start();
+  resync_sanitizer_main_stack();
   timed_s_ = seconds_since(t0);
   kernel_deltas_ = sc_core::sc_delta_count() - deltas;
   if (power_fail_) power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());

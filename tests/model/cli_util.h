@@ -33,10 +33,10 @@ inline Result run(const std::string& args) {
   return r;
 }
 
-// Lines the program printed, without the sanitizer runtime's own notes: an
-// ASan build warns on stderr when an exception is thrown after SystemC's
-// coroutine stacks have run (they are not annotated for ASan), which is not
-// the program's output.
+// Lines the program printed, without the sanitizer runtime's own notes (an
+// ASan build that loses track of SystemC's coroutine stacks warns on stderr
+// when an exception unwinds; model/sim/sanitizer_stack.h), which are not the
+// program's output.
 inline long program_lines(const std::string& out) {
   long n = 0;
   std::istringstream in(out);

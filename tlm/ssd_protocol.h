@@ -60,7 +60,8 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   FlashOpKind kind = FlashOpKind::Read;
   uint32_t die = 0;    // die index within the channel
   uint32_t page = 0;   // page within its block (MLC page type)
-  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase, or a copyback)
+  uint32_t bytes = 0;  // bytes moved over the channel (0 for erase, or a copyback), all planes together
+  uint32_t planes = 1; // a multi-plane operation: this many planes, one array time
   bool gc = false;     // for statistics: background (GC) or host work
   uint64_t ppn = 0;    // for activity traces: the flash page (erase: the block's first)
   uint64_t lpn = PageData::kUnmapped;  // for activity traces: the host page it serves, if any

@@ -12,7 +12,7 @@ using ssdtlm::HostOp;
 
 ftl::FtlParams ftl_params(const SimConfig& cfg) {
   ftl::FtlParams p;
-  p.geometry = cfg.nand.geometry;
+  p.geometry = cfg.nand.ftl_geometry();
   p.over_provisioning = cfg.ftl_op;
   p.gc_threshold = cfg.gc_threshold;
   p.map_entry_bytes = cfg.dram.map_entry_bytes;
@@ -20,13 +20,14 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.options = cfg.ftl_options;
   p.cycles = cfg.cpu.ftl;
   p.seed = cfg.seed;
+  p.die_pages = cfg.nand.multiplane ? cfg.nand.geometry.planes_per_die : 1;
   return p;
 }
 
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
-    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), log_(log::get(this->name())),
-      cpu_("cpu", cfg.cpu),
-      media_(cfg.nand.geometry, cfg.track_content),
+    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), fgeo_(cfg.nand.ftl_geometry()),
+      log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
+      media_(fgeo_, cfg.track_content),
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
   host.register_b_transport(this, &Controller::b_transport);
@@ -127,11 +128,15 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case HostOp::Read:
       cmd.ready.clear();
       cmd.content.clear();
-      for (uint64_t l = first; l <= last; ++l) {
-        const uint64_t from = std::max(cmd.offset, l * page), to = std::min(cmd.offset + cmd.bytes, (l + 1) * page);
-        const sc_time r = read_page(uint32_t(l), uint32_t(to - from), t, cfg_.track_content ? &cmd.content : nullptr);
-        cmd.ready.push_back({std::min(cmd.bytes, (l + 1) * page - cmd.offset), r});
-        done = std::max(done, r);
+      for (uint64_t l = first; l <= last;) {
+        const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
+        sc_time ends[16];
+        read_pages(cmd, l, n, t, ends);
+        for (uint32_t k = 0; k < n; ++k) {
+          cmd.ready.push_back({std::min(cmd.bytes, (l + k + 1) * page - cmd.offset), ends[k]});
+          done = std::max(done, ends[k]);
+        }
+        l += n;
       }
       break;
     case HostOp::Write: {
@@ -139,8 +144,14 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       t = dram_access(uint32_t(cmd.bytes), t);
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
-      for (uint64_t l = first; l <= last; ++l)
-        done = std::max(done, write_page(uint32_t(l), partial_page(cmd, l), t, tag));
+      for (uint64_t l = first; l <= last;) {
+        const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
+        sc_time at[16], ends[16];
+        std::fill(at, at + n, t);
+        write_pages(cmd, l, n, at, tag, ends);
+        for (uint32_t k = 0; k < n; ++k) done = std::max(done, ends[k]);
+        l += n;
+      }
       break;
     }
     case HostOp::Trim:
@@ -172,9 +183,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
 sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
                               std::vector<ssdtlm::PageData>* content) {
-  // With partial reads, only the sectors the host asked for cross the bus
-  // and the DRAM port (the array still reads the whole page).
-  const uint32_t page = cfg_.nand.partial_read ? (bytes + 511) / 512 * 512 : cfg_.nand.geometry.page_size;
+  const uint32_t page = bytes;  // what crosses the bus and the DRAM port (host_bytes)
   if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
     cache_.count_hit();
     if (content) content->push_back({lpn, hit->tag});
@@ -191,6 +200,60 @@ sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
   host_read_bytes_ = 0;
   host_lpn_ = ssdtlm::PageData::kUnmapped;
   return dram_access(page, flash_done);
+}
+
+uint32_t Controller::host_bytes(const HostCommand& cmd, uint64_t lpn) const {
+  const uint64_t page = cfg_.nand.geometry.page_size;
+  const uint64_t from = std::max(cmd.offset, lpn * page), to = std::min(cmd.offset + cmd.bytes, (lpn + 1) * page);
+  // With partial reads, only the sectors the host asked for cross the bus
+  // and the DRAM port (the array still reads the whole page).
+  return cfg_.nand.partial_read ? uint32_t((to - from + 511) / 512 * 512) : uint32_t(page);
+}
+
+void Controller::read_pages(HostCommand& cmd, uint64_t first, uint32_t n, const sc_time& at, sc_time* ends) {
+  std::vector<ssdtlm::PageData>* content = cfg_.track_content ? &cmd.content : nullptr;
+  if (n == 1) {
+    ends[0] = read_page(uint32_t(first), host_bytes(cmd, first), at, content);
+    return;
+  }
+  // Each page through the FTL (a write-cache hit is served from DRAM), then
+  // the group's flash reads as one list, so pages on the planes of a die
+  // run as multi-plane reads.
+  batch_work_.ops.clear();
+  batch_.clear();
+  sc_time issue = at;
+  uint32_t bounds[17];  // page k's ops are [bounds[k], bounds[k + 1])
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t lpn = uint32_t(first + k), bytes = host_bytes(cmd, lpn);
+    bounds[k] = uint32_t(batch_work_.ops.size());
+    if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
+      cache_.count_hit();
+      if (content) content->push_back({lpn, hit->tag});
+      ends[k] = dram_access(bytes, cpu_.execute(at, cfg_.cpu.ftl.lookup));
+      continue;
+    }
+    work_.clear();
+    ftl_->read(Lpn(lpn), work_);
+    if (content) content->push_back(page_data(work_));
+    ends[k] = charge(work_, at);  // unmapped (no ops): zeros, no flash access
+    issue = std::max(issue, ends[k]);
+    for (ftl::FlashOp op : work_.ops) {
+      if (op.after >= 0) op.after += int32_t(bounds[k]);
+      batch_work_.ops.push_back(op);
+      batch_.page_start.push_back(bounds[k]);
+      batch_.lpn.push_back(lpn);
+      batch_.read_bytes.push_back(bytes);
+    }
+  }
+  bounds[n] = uint32_t(batch_work_.ops.size());
+  if (batch_work_.ops.empty()) return;
+  run_flash(batch_work_, issue, &batch_);
+  for (uint32_t k = 0; k < n; ++k) {
+    if (bounds[k] == bounds[k + 1]) continue;  // a cache hit or an unmapped page
+    sc_time flash_done = issue;
+    for (uint32_t j = bounds[k]; j < bounds[k + 1]; ++j) flash_done = std::max(flash_done, done_[j]);
+    ends[k] = dram_access(host_bytes(cmd, first + k), flash_done);
+  }
 }
 
 ssdtlm::PageData Controller::page_data(const ftl::FtlWork& work) const {
@@ -215,9 +278,12 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
   for (uint64_t l = first; l <= last; ++l) ack = std::max(ack, slots.emplace_back(cache_.admit(staged)));
   const sc_time now = sc_core::sc_time_stamp();
   const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
-  for (uint64_t l = first; l <= last; ++l) {
-    const sc_time slot = slots[l - first];
-    cache_.insert(uint32_t(l), write_page(uint32_t(l), partial_page(cmd, l), slot, cmd.data_tag), cmd.data_tag);
+  for (uint64_t l = first; l <= last;) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
+    sc_time ends[16];
+    write_pages(cmd, l, n, &slots[l - first], cmd.data_tag, ends);
+    for (uint32_t k = 0; k < n; ++k) cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag);
+    l += n;
   }
   delay = done - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -249,6 +315,54 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, ui
   return run_flash(work_, charge(work_, t));
 }
 
+void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n, const sc_time* at, uint64_t tag,
+                             sc_time* ends) {
+  if (n == 1) {
+    ends[0] = write_page(uint32_t(first), partial_page(cmd, first), at[0], tag);
+    return;
+  }
+  // Each page through the FTL (its firmware time on the CPU, as one page
+  // alone), then the group's flash work as one list, so its pages on the
+  // planes of a die run as multi-plane operations.
+  batch_work_.ops.clear();
+  batch_.clear();
+  sc_time issue = at[0];
+  uint32_t bounds[17];  // page k's ops are [bounds[k], bounds[k + 1]) (planes_per_die <= 16)
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t lpn = uint32_t(first + k);
+    sc_time t = at[k];
+    if (partial_page(cmd, lpn)) {  // read-modify-write: the untouched part comes from flash first
+      work_.clear();
+      ftl_->read(Lpn(lpn), work_);
+      t = charge(work_, t);
+      host_lpn_ = lpn;
+      if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t));
+      host_lpn_ = ssdtlm::PageData::kUnmapped;
+    }
+    work_.clear();
+    ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
+    if (on_program_ && !ftl_buffered_ && work_.record_ops &&
+        std::none_of(work_.ops.begin(), work_.ops.end(),
+                     [](const ftl::FlashOp& op) { return !op.gc && op.kind == ftl::FlashOp::Kind::Program; }))
+      ftl_buffered_ = true;
+    issue = std::max(issue, charge(work_, t));
+    bounds[k] = uint32_t(batch_work_.ops.size());
+    for (ftl::FlashOp op : work_.ops) {
+      if (op.after >= 0) op.after += int32_t(bounds[k]);
+      batch_work_.ops.push_back(op);
+      batch_.page_start.push_back(bounds[k]);
+      batch_.lpn.push_back(op.gc ? ssdtlm::PageData::kUnmapped : lpn);
+      batch_.read_bytes.push_back(0);
+    }
+  }
+  bounds[n] = uint32_t(batch_work_.ops.size());
+  run_flash(batch_work_, issue, &batch_);
+  for (uint32_t k = 0; k < n; ++k) {
+    ends[k] = issue;
+    for (uint32_t j = bounds[k]; j < bounds[k + 1]; ++j) ends[k] = std::max(ends[k], done_[j]);
+  }
+}
+
 sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
   sc_time t = cpu_.execute(at, work.cpu_cycles);
   const uint32_t entries = work.map_reads + work.map_writes;
@@ -256,12 +370,12 @@ sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
   return t;
 }
 
-sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
+sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const Batch* batch) {
   // The firmware builds every NAND command of the list up front; the flash
   // controller's sequencer then runs them as their dependencies allow.
   const sc_time issued = cpu_.execute(at, cfg_.cpu.page_cycles * work.ops.size());
   // Completion time of each op, for the dependencies the FTL declared.
-  static thread_local std::vector<sc_time> done;
+  std::vector<sc_time>& done = done_;
   done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
   sc_time all = issued;
   const FlashGeometry& g = cfg_.nand.geometry;
@@ -272,13 +386,23 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
   if (cfg_.serial_gc)
     for (const ftl::FlashOp& op : work.ops) merges = merges || op.gc;
   const sc_time gc_free = merges ? std::max(issued, gc_free_at_) : issued;
-  for (size_t i = 0; i < work.ops.size(); ++i) {
+  const auto start_of = [&](size_t i) {
     const ftl::FlashOp& op = work.ops[i];
     sc_time start = gc_free;
     if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
-    if (op.barrier) start = all;
+    if (op.barrier && batch) {  // every earlier op of its own page
+      start = std::max(start, issued);
+      for (size_t j = batch->page_start[i]; j < i; ++j) start = std::max(start, done[j]);
+    } else if (op.barrier) {
+      start = all;
+    }
+    return start;
+  };
+  const auto bytes_of = [&](size_t i) {
+    const ftl::FlashOp& op = work.ops[i];
     uint32_t bytes = op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size;
     if (op.kind == ftl::FlashOp::Kind::Read && !op.gc && host_read_bytes_) bytes = host_read_bytes_;
+    if (op.kind == ftl::FlashOp::Kind::Read && !op.gc && batch && batch->read_bytes[i]) bytes = batch->read_bytes[i];
     // Copyback: a GC read whose program (the next op, ordered after it) is on
     // the same die, and that program, move no data over the bus.
     if (cfg_.nand.copyback && op.gc) {
@@ -288,26 +412,80 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at) {
                                 g.die_of(work.ops[size_t(op.after)].ppn) == g.die_of(op.ppn);
       if (read_pair || program_pair) bytes = 0;
     }
-    done[i] = flash_op(op, bytes, start);
-    all = std::max(all, done[i]);
-    // The page's spare area names its LPN and version: what a rebuild reads.
-    if (on_program_ && op.kind == ftl::FlashOp::Kind::Program) {
-      const PageContent c = media_.read(op.ppn);
+    return bytes;
+  };
+  // The page's spare area names its LPN and version: what a rebuild reads.
+  const auto programmed = [&](size_t i) {
+    if (on_program_ && work.ops[i].kind == ftl::FlashOp::Kind::Program) {
+      const PageContent c = media_.read(work.ops[i].ppn);
       if (c.lpn != UINT32_MAX) on_program_(c.lpn, c.version, done[i]);
     }
+  };
+  if (!cfg_.nand.multiplane) {
+    for (size_t i = 0; i < work.ops.size(); ++i) {
+      done[i] = flash_op(work.ops[i], bytes_of(i), start_of(i));
+      all = std::max(all, done[i]);
+      programmed(i);
+    }
+  } else {
+    static thread_local std::vector<char> booked;
+    static thread_local std::vector<size_t> with;
+    booked.assign(work.ops.size(), 0);
+    for (size_t i = 0; i < work.ops.size(); ++i) {
+      if (booked[i]) continue;  // ran with an earlier op
+      plane_partners(work.ops, i, booked, with);
+      sc_time start = start_of(i);
+      uint32_t bytes = bytes_of(i);
+      for (size_t k : with) start = std::max(start, start_of(k)), bytes += bytes_of(k);
+      if (batch) host_lpn_ = batch->lpn[i];  // (activity labels: the group's first page)
+      done[i] = flash_op(work.ops[i], bytes, start, uint32_t(with.size()) + 1);
+      booked[i] = 1;
+      for (size_t k : with) done[k] = done[i], booked[k] = 1;
+      all = std::max(all, done[i]);
+      programmed(i);
+      for (size_t k : with) programmed(k);
+    }
+    if (batch) host_lpn_ = ssdtlm::PageData::kUnmapped;
   }
   if (merges) gc_free_at_ = all;
   return all;
 }
 
-sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at) {
-  const FlashGeometry& g = cfg_.nand.geometry;
+void Controller::plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, const std::vector<char>& booked,
+                                std::vector<size_t>& with) const {
+  with.clear();
+  const ftl::FlashOp& op = ops[i];
+  const uint32_t planes = cfg_.nand.geometry.planes_per_die;
+  // An erase of a multi-plane block is already every plane's.
+  if (planes == 1 || op.kind == ftl::FlashOp::Kind::Erase) return;
+  const uint32_t page = fgeo_.page_in_block(op.ppn);
+  uint32_t used = 1u << cfg_.nand.plane_of_page(page);
+  // Partners sit close: a command's pages stripe over the dies, a GC
+  // slice alternates reads and programs. Looking further costs time for
+  // nothing.
+  const size_t window = std::min(ops.size(), i + 1 + 2 * size_t(fgeo_.dies()) + 4 * planes);
+  for (size_t k = i + 1; k < window && with.size() + 1 < planes; ++k) {
+    const ftl::FlashOp& o = ops[k];
+    if (booked[k] || o.kind != op.kind || o.barrier || fgeo_.block_of(o.ppn) != fgeo_.block_of(op.ppn)) continue;
+    const uint32_t p = fgeo_.page_in_block(o.ppn);
+    const uint32_t bit = 1u << cfg_.nand.plane_of_page(p);
+    if (cfg_.nand.physical_page(p) != cfg_.nand.physical_page(page) || (used & bit)) continue;
+    if (o.after >= 0 && !booked[size_t(o.after)]) continue;  // it waits for an op not yet run (or this one)
+    used |= bit;
+    with.push_back(k);
+  }
+}
+
+sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes) {
+  const FlashGeometry& g = fgeo_;
   const DieId die = g.die_of(op.ppn);
   flash_cmd_.kind = op.kind == ftl::FlashOp::Kind::Read      ? ssdtlm::FlashOpKind::Read
                     : op.kind == ftl::FlashOp::Kind::Program ? ssdtlm::FlashOpKind::Program
                                                              : ssdtlm::FlashOpKind::Erase;
   flash_cmd_.die = g.die_in_channel(die);
-  flash_cmd_.page = g.page_in_block(op.ppn);
+  flash_cmd_.page = cfg_.nand.physical_page(g.page_in_block(op.ppn));
+  flash_cmd_.planes = op.kind == ftl::FlashOp::Kind::Erase && cfg_.nand.multiplane ? cfg_.nand.geometry.planes_per_die
+                                                                                   : planes;
   flash_cmd_.bytes = bytes;
   flash_cmd_.gc = op.gc;
   flash_cmd_.ppn = op.ppn.v;

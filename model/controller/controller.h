@@ -95,32 +95,62 @@ class Controller : public sc_core::sc_module {
   // The idle-time thread (ftl.idle_after > 0).
   void background();
   // Read one page from `at`; with `content`, append what the page held.
-  // `bytes`: how much of the page the host wants (nand.partial_read).
+  // `bytes`: what crosses the bus and the DRAM port (host_bytes: the page,
+  // or with nand.partial_read the sectors wanted).
   sc_time read_page(uint32_t lpn, uint32_t bytes, const sc_time& at, std::vector<ssdtlm::PageData>* content);
+  // Multi-plane: read `n` consecutive pages of `cmd` from `first` with their
+  // flash work as one list; ends[k]: when page k's data is in DRAM. n = 1
+  // is read_page.
+  void read_pages(ssdtlm::HostCommand& cmd, uint64_t first, uint32_t n, const sc_time& at, sc_time* ends);
+  // The bytes of page `lpn` that cross the bus for `cmd` (nand.partial_read).
+  uint32_t host_bytes(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
   // What the page read in `work` held (content checks).
   ssdtlm::PageData page_data(const ftl::FtlWork& work) const;
-  // Write one page through the FTL from `at` (after a read-modify-write read
-  // if `partial`), its data tagged `tag` (0: a fresh internal version);
-  // returns when the program (and any GC it forced) completes.
   void secure_erase(ContentShadow* shadow, const std::function<uint64_t(uint64_t)>& to_host);
   // The trace phase: its writes as commands, its TRIMs page by page.
   void apply_trace(const StatePhase& p, StatePhaseResult& r, ContentShadow* shadow, bool raid_member,
                    const std::function<void(uint64_t, uint64_t)>& command);
   // Background work for up to `seconds` of flash time; returns the time spent.
   double idle(double seconds, uint64_t& slices);
+  // Write one page through the FTL from `at` (after a read-modify-write read
+  // if `partial`), its data tagged `tag` (0: a fresh internal version);
+  // returns when the program (and any GC it forced) completes.
   sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);
   void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
   bool partial_page(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
+  // Several pages' ops as one list (a multi-plane group): for each op, the
+  // index of its page's first op (a barrier waits only for its own page),
+  // the host page it serves (activity labels), and for a host read the
+  // bytes the host wants of its page.
+  struct Batch {
+    std::vector<uint32_t> page_start, read_bytes;
+    std::vector<uint64_t> lpn;
+    void clear() { page_start.clear(), read_bytes.clear(), lpn.clear(); }
+  };
   // Schedule an FTL's flash ops (honouring their order) from `at`; returns
-  // when the last completes.
-  sc_time run_flash(const ftl::FtlWork& work, const sc_time& at);
-  // `bytes`: what crosses the channel bus (a page, part of one, or 0).
-  sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at);
+  // when the last completes (each op's completion is left in done_).
+  sc_time run_flash(const ftl::FtlWork& work, const sc_time& at, const Batch* batch = nullptr);
+  // Multi-plane: write `n` consecutive pages from `first` with their flash
+  // work as one list, page k not before at[k]; ends[k]: when page k (and
+  // the GC it caused) completes. n = 1 is write_page.
+  void write_pages(const ssdtlm::HostCommand& cmd, uint64_t first, uint32_t n, const sc_time* at, uint64_t tag,
+                   sc_time* ends);
+  // Pages written (or read) together: the planes of a die with nand.multiplane, else 1.
+  uint32_t group_pages() const { return cfg_.nand.multiplane ? cfg_.nand.geometry.planes_per_die : 1; }
+  // `bytes`: what crosses the channel bus (a page, part of one, or 0), for
+  // all `planes` of a multi-plane operation together.
+  sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes = 1);
+  // Multi-plane (nand.multiplane): the ops after `i` in `ops` that run with
+  // it as one operation (same die, kind and multi-plane block, same page of
+  // other planes, everything they wait for already `booked`), into `with`.
+  void plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, const std::vector<char>& booked,
+                      std::vector<size_t>& with) const;
   sc_time dram_access(uint32_t bytes, const sc_time& at);
   // CPU time for the FTL's cycles, then its mapping-table traffic in DRAM.
   sc_time charge(const ftl::FtlWork& work, const sc_time& at);
 
   SimConfig cfg_;
+  FlashGeometry fgeo_;  // the FTL's view of the flash (multi-plane blocks with nand.multiplane)
   std::shared_ptr<spdlog::logger> log_;
   ControllerCpu cpu_;
   FlashMedia media_;
@@ -133,6 +163,9 @@ class Controller : public sc_core::sc_module {
   uint64_t background_slices_ = 0;
   uint64_t trims_ignored_ = 0;
   bool ftl_buffered_ = false;  // the FTL answered a write without programming it
+  std::vector<sc_time> done_;  // run_flash: each op's completion
+  ftl::FtlWork batch_work_;    // write_pages: the group's ops
+  Batch batch_;
   std::function<void(uint64_t, uint64_t, const sc_time&)> on_program_;
   sc_time gc_free_at_ = sc_core::SC_ZERO_TIME;  // controller.serial_gc: when the last GC's ops end
   ftl::FtlWork work_;      // reused: no allocation per page

@@ -188,7 +188,7 @@ void Controller::apply_trace(const StatePhase& p, StatePhaseResult& r, ContentSh
 void Controller::secure_erase(ContentShadow* shadow, const std::function<uint64_t(uint64_t)>& to_host) {
   // Every block that holds data is erased (its wear counts), and the
   // firmware starts over with an empty map.
-  const FlashGeometry& g = cfg_.nand.geometry;
+  const FlashGeometry& g = media_.geometry();
   for (uint64_t b = 0; b < g.blocks(); ++b)
     if (media_.is_programmed(g.first_page(BlockId(b)))) media_.erase(BlockId(b));
   ftl_.reset();
@@ -214,7 +214,7 @@ double Controller::idle(double seconds, uint64_t& slices) {
   // time is the sum of their ops' times. A firmware without idle-time work
   // (ftl.idle_after = 0) does nothing while idle.
   if (cfg_.idle_after == sc_core::SC_ZERO_TIME) return 0;
-  const FlashGeometry& g = cfg_.nand.geometry;
+  const FlashGeometry& g = fgeo_;
   const double xfer = double(g.page_size) / cfg_.nand.channel_rate;
   double spent = 0;
   work_.record_ops = true;  // the ops' kinds give the time
@@ -223,7 +223,7 @@ double Controller::idle(double seconds, uint64_t& slices) {
     if (!ftl_->background(work_)) break;
     ++slices;
     for (const ftl::FlashOp& op : work_.ops) {
-      const uint32_t pg = g.page_in_block(op.ppn);
+      const uint32_t pg = cfg_.nand.physical_page(g.page_in_block(op.ppn));
       spent += op.kind == ftl::FlashOp::Kind::Read      ? cfg_.nand.read_time(pg).to_seconds() + xfer
                : op.kind == ftl::FlashOp::Kind::Program ? xfer + cfg_.nand.program_time(pg).to_seconds()
                                                         : cfg_.nand.t_erase.to_seconds();

@@ -129,6 +129,10 @@ struct FtlParams {
   FtlCycleCosts cycles;
   FtlOptions options;               // the FTL's own declared options
   uint64_t seed = 1;                // --seed: for FTLs that draw random numbers (reproducible runs)
+  // Consecutive host pages a die should take before the next die: the
+  // planes of a die when the firmware runs multi-plane operations
+  // (nand.multiplane), so a command's pages pair up on each die; else 1.
+  uint32_t die_pages = 1;
 };
 
 // One host command as the firmware sees it before its pages: block-mapped

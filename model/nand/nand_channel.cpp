@@ -25,14 +25,16 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // An operation is: die busy `before` (array), bus + die busy `xfer`, die busy `after` (array).
   sc_time before, after;
   const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
+  const uint32_t n = cmd->planes;
   switch (cmd->kind) {
-    case FlashOpKind::Read: before = cfg_.read_time(cmd->page); ++(cmd->gc ? stats_.gc_reads : stats_.reads); break;
+    case FlashOpKind::Read: before = cfg_.read_time(cmd->page); (cmd->gc ? stats_.gc_reads : stats_.reads) += n; break;
     case FlashOpKind::Program:
       after = cfg_.program_time(cmd->page);
-      ++(cmd->gc ? stats_.gc_programs : stats_.programs);
+      (cmd->gc ? stats_.gc_programs : stats_.programs) += n;
       break;
-    case FlashOpKind::Erase: after = cfg_.t_erase; ++(cmd->gc ? stats_.gc_erases : stats_.erases); break;
+    case FlashOpKind::Erase: after = cfg_.t_erase; (cmd->gc ? stats_.gc_erases : stats_.erases) += n; break;
   }
+  if (n > 1) ++stats_.multi_plane_ops, stats_.multi_plane_pages += n;
   if ((cmd->kind == FlashOpKind::Program && cfg_.cache_program) || (cmd->kind == FlashOpKind::Read && cfg_.cache_read)) {
     delay = cached(*cmd, now + delay, cmd->kind == FlashOpKind::Read ? before : after, xfer) - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);

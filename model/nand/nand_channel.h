@@ -15,6 +15,10 @@
 // its data moves out once the register is free (when the previous read's
 // data has left). (A register transfer is not checked against other
 // operation kinds on the same die: the modes serve streams of one kind.)
+//
+// A multi-plane operation (`nand.multiplane`, FlashCommand::planes > 1)
+// moves every plane's data over the bus back to back and takes one array
+// time: tR before, tPROG or tBERS after.
 
 #include <systemc>
 #include <tlm>
@@ -34,9 +38,12 @@ class NandChannel : public sc_core::sc_module {
 
   NandChannel(sc_core::sc_module_name name, const NandConfig& cfg);
 
+  // Page reads and programs, block erases (a multi-plane operation counts
+  // each of its planes), and the multi-plane operations among them.
   struct Stats {
     uint64_t reads = 0, programs = 0, erases = 0;
     uint64_t gc_reads = 0, gc_programs = 0, gc_erases = 0;
+    uint64_t multi_plane_ops = 0, multi_plane_pages = 0;
   };
   const Stats& stats() const { return stats_; }
   double bus_utilisation(const sc_time& elapsed) const;

@@ -34,6 +34,24 @@ struct NandConfig {
   // data moves out while the array reads the next.
   bool cache_program = false;
   bool cache_read = false;
+  // Multi-plane operation (`nand.multiplane`): the firmware pairs the
+  // planes of a die. The FTL and the flash media see one block per block
+  // index spanning every plane (a multi-plane block of planes x pages, its
+  // pages interleaved over the planes: page j is page j / planes of plane
+  // j % planes), and the ops of one command or GC slice on the same die,
+  // of one kind, at the same page of different planes run as one
+  // multi-plane operation: their transfers, one array time.
+  bool multiplane = false;
+  FlashGeometry ftl_geometry() const {
+    if (!multiplane) return geometry;
+    FlashGeometry g = geometry;
+    g.pages_per_block = geometry.pages_per_block * geometry.planes_per_die;
+    g.planes_per_die = 1;
+    return g;
+  }
+  // The page within its physical block, and its plane, of page `page` of an FTL block.
+  uint32_t physical_page(uint32_t page) const { return multiplane ? page / geometry.planes_per_die : page; }
+  uint32_t plane_of_page(uint32_t page) const { return multiplane ? page % geometry.planes_per_die : 0; }
   sc_time program_time(uint32_t page) const {
     if (!lsb_msb) return t_prog;
     const sc_time& t = page % 2 == 0 ? t_prog_lsb : t_prog_msb;

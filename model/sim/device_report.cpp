@@ -30,10 +30,13 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
   dev["unmapped_reads"] = fs.unmapped_reads;
   uint64_t emin = UINT64_MAX, emax = 0, esum = 0;
   std::map<uint64_t, uint64_t> histogram;  // erase count -> blocks
-  for (uint32_t b = 0; b < g.blocks(); ++b) {
+  // Per physical block: a multi-plane block's erase count is each of its planes' blocks'.
+  const FlashGeometry& mg = ctl.media().geometry();
+  const uint64_t per = g.blocks() / mg.blocks();
+  for (uint32_t b = 0; b < mg.blocks(); ++b) {
     const uint64_t e = ctl.media().erase_count(BlockId(b));
-    emin = std::min(emin, e), emax = std::max(emax, e), esum += e;
-    ++histogram[e];
+    emin = std::min(emin, e), emax = std::max(emax, e), esum += e * per;
+    histogram[e] += per;
   }
   json hist = json::object();
   for (const auto& [e, n] : histogram) hist[std::to_string(e)] = n;
@@ -47,7 +50,8 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
     chans.push_back({{"channel", c}, {"utilisation", ch.bus_utilisation(active)},
                      {"busy_ns", ssdtlm::to_ns(ch.bus_busy())},
                      {"reads", st.reads}, {"programs", st.programs}, {"erases", st.erases},
-                     {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases}});
+                     {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases},
+                     {"multi_plane_ops", st.multi_plane_ops}, {"multi_plane_pages", st.multi_plane_pages}});
     for (uint32_t d = 0; d < ch.dies(); ++d)
       dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)},
                       {"busy_ns", ssdtlm::to_ns(ch.die_busy(d))}});

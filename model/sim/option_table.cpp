@@ -26,6 +26,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"nand.partial_read",      "false",  "bool",  "a host read of part of a page moves only its sectors over the bus and into DRAM (the array reads the page)"},
     {"nand.cache_program",     "false",  "bool",  "cache program: the next page's data moves into the die's cache register while the array programs the previous one"},
     {"nand.cache_read",        "false",  "bool",  "cache read: the array reads the next page while the previous one's data moves out of the cache register"},
+    {"nand.multiplane",        "false",  "bool",  "multi-plane operation: the FTL's blocks pair the planes of a die (pages interleaved over them) and the ops of one command or GC slice at the same page of different planes of a die run as one: their transfers, one tR/tPROG/tBERS"},
     {"nand.copyback",          "false",  "bool",  "GC moves inside a die use copyback: the page never crosses the bus"},
     {"dram.size",              "64m",    "size",  "DRAM buffer capacity; 0 = DRAM-less controller"},
     {"dram.bandwidth",         "666MB/s","rate",  "DRAM port bandwidth (DDR-333 x 16 bit); data crosses it once per page"},

@@ -296,6 +296,11 @@ void Options::build() {
   c.serial_gc = flag("controller.serial_gc");
   c.trim = flag("controller.trim");
   c.nand.copyback = flag("nand.copyback");
+  c.nand.multiplane = flag("nand.multiplane");
+  // The FTL counts valid pages of a block in 16 bits.
+  if (c.nand.multiplane && uint64_t(g.pages_per_block) * g.planes_per_die > 32768)
+    throw error("nand.multiplane", "a multi-plane block of " + std::to_string(g.planes_per_die) + " planes x " +
+                                       std::to_string(g.pages_per_block) + " pages is over 32768 pages");
 
   c.dram.size = size("dram.size");
   c.dram.bandwidth = rate("dram.bandwidth");
@@ -348,12 +353,14 @@ void Options::build() {
   c.gc_threshold = uint32_t(count("ftl.gc_threshold", 1, 1u << 20));
   c.idle_after = duration("ftl.idle_after", kMaxRunTime);
   build_ftl();
-  // The FTL's spare must hold the GC threshold plus its two open blocks.
-  const double user_blocks_per_die = double(g.blocks_per_die()) / (1.0 + c.ftl_op);
-  if (double(g.blocks_per_die()) - std::ceil(user_blocks_per_die) < c.gc_threshold + 2)
+  // The FTL's spare must hold the GC threshold plus its two open blocks
+  // (multi-plane blocks with nand.multiplane: the blocks the FTL manages).
+  const FlashGeometry fg = c.nand.ftl_geometry();
+  const double user_blocks_per_die = double(fg.blocks_per_die()) / (1.0 + c.ftl_op);
+  if (double(fg.blocks_per_die()) - std::ceil(user_blocks_per_die) < c.gc_threshold + 2)
     throw error("ftl.op", "spare area of " + text("ftl.op") + " leaves fewer than gc_threshold + 2 = " +
                               std::to_string(c.gc_threshold + 2) + " spare blocks per die (of " +
-                              std::to_string(g.blocks_per_die()) + " blocks per die)");
+                              std::to_string(fg.blocks_per_die()) + (c.nand.multiplane ? " multi-plane" : "") + " blocks per die)");
 
   const std::string& pre = choice("precondition", {"none", "seq-fill", "used"});
   const double overwrite = fraction("precondition.overwrite");

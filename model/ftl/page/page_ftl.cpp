@@ -109,7 +109,15 @@ Ppn PageFtl::place(uint32_t id, const PageContent& content, FtlWork& work, bool&
     if (tries == geo_.dies()) throw std::logic_error("page FTL: no die can accept a write (drive full)");
     die = (die + 1) % geo_.dies();
   }
-  die_cursor_ = (die + 1) % geo_.dies();
+  // The next die in turn once this one has had its share of consecutive
+  // pages (one; with multi-plane, one per plane).
+  if (die != die_cursor_) die_turn_ = 0;  // the cursor's die was full: a fresh turn here
+  if (++die_turn_ >= (multi_page_ ? params_.die_pages : 1)) {
+    die_turn_ = 0;
+    die_cursor_ = (die + 1) % geo_.dies();
+  } else {
+    die_cursor_ = die;
+  }
 
   const size_t ops_before = work.ops.size();
   if (dies_[die].wl_pending) level_wear(die, work);
@@ -415,6 +423,8 @@ bool PageFtl::checkpoint(Checkpoint& c) {
     c.value(d.wl_pending);
   }
   c.value(die_cursor_);
+  c.value(die_turn_);
+  c.value(multi_page_);
   c.value(stats_);
   c.value(picker_);
   wl_.checkpoint(c);

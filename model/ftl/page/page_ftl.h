@@ -49,6 +49,9 @@ class PageFtl : public Ftl {
   void reset_stats() override;
   // Greedy GC's steady state under uniform random writes (steady_state.cpp).
   bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
+  // A command of several pages gives each die params.die_pages consecutive
+  // pages (multi-plane pairs); single pages go round the dies one by one.
+  void begin_command(const HostRun& run) override { multi_page_ = run.op == HostRun::Op::Write && run.pages > 1; }
   bool checkpoint(Checkpoint& c) override;
 
  protected:
@@ -110,6 +113,8 @@ class PageFtl : public Ftl {
   std::vector<uint64_t> die_valid_;  // valid pages per die
   uint64_t die_cap_ = 0;             // most valid pages a die may hold (see constructor)
   uint32_t die_cursor_ = 0;
+  uint32_t die_turn_ = 0;            // host pages the cursor's die has taken in this turn
+  bool multi_page_ = false;          // the current host write command has several pages
   FtlStats stats_;
 
   // Policies (defaults: greedy through the buckets, separate GC block, no WL).

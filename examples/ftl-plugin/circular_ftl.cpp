@@ -77,7 +77,7 @@ class CircularFtl : public Ftl {
 };
 
 CircularFtl::CircularFtl(const FtlParams& p, FlashMedia& media)
-    : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(geo_, p.over_provisioning)),
+    : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(p)),
       reserve_(std::max<uint32_t>(p.gc_threshold, 1)), idle_free_(uint32_t(p.options.get("ftl.circular_idle_free"))) {
   const uint64_t die_pages = uint64_t(geo_.dies()) * geo_.pages_per_block;
   const uint64_t spare = geo_.blocks_per_die() - (user_pages_ + die_pages - 1) / die_pages;

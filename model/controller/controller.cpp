@@ -21,11 +21,14 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.cycles = cfg.cpu.ftl;
   p.seed = cfg.seed;
   p.die_pages = cfg.nand.multiplane ? cfg.nand.geometry.planes_per_die : 1;
+  // Compression: the FTL's smaller pages keep the host's capacity of whole pages.
+  if (cfg.nand.compressed_bytes) p.user_pages = ftl::user_pages_for(cfg.nand.geometry, cfg.ftl_op);
   return p;
 }
 
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
     : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), fgeo_(cfg.nand.ftl_geometry()),
+      packed_(cfg.nand.geometry.page_size, cfg.nand.geometry.pages_per_block, cfg.nand.compressed_bytes),
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
@@ -478,14 +481,21 @@ void Controller::plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, 
 
 sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes) {
   const FlashGeometry& g = fgeo_;
+  if (packed_.enabled() && op.kind != ftl::FlashOp::Kind::Erase) return packed_op(op, at);
+  if (op.kind == ftl::FlashOp::Kind::Erase && cfg_.nand.multiplane) planes = cfg_.nand.geometry.planes_per_die;
+  return issue_flash(op, cfg_.nand.physical_page(g.page_in_block(op.ppn)), bytes, at, planes);
+}
+
+sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at,
+                                uint32_t planes) {
+  const FlashGeometry& g = fgeo_;
   const DieId die = g.die_of(op.ppn);
   flash_cmd_.kind = op.kind == ftl::FlashOp::Kind::Read      ? ssdtlm::FlashOpKind::Read
                     : op.kind == ftl::FlashOp::Kind::Program ? ssdtlm::FlashOpKind::Program
                                                              : ssdtlm::FlashOpKind::Erase;
   flash_cmd_.die = g.die_in_channel(die);
-  flash_cmd_.page = cfg_.nand.physical_page(g.page_in_block(op.ppn));
-  flash_cmd_.planes = op.kind == ftl::FlashOp::Kind::Erase && cfg_.nand.multiplane ? cfg_.nand.geometry.planes_per_die
-                                                                                   : planes;
+  flash_cmd_.page = page;
+  flash_cmd_.planes = planes;
   flash_cmd_.bytes = bytes;
   flash_cmd_.gc = op.gc;
   flash_cmd_.ppn = op.ppn.v;
@@ -494,6 +504,27 @@ sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_ti
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
   return now + delay;
+}
+
+sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at) {
+  // The op is on a slot (a compressed host page); the flash works on the
+  // pages it completes (a program) or lies in (a read).
+  const uint32_t slot = fgeo_.page_in_block(op.ppn);
+  const Ppn block_start(op.ppn.v - slot);
+  sc_time done = at;
+  if (op.kind == ftl::FlashOp::Kind::Program) {
+    uint32_t first = 0;
+    const uint32_t n = packed_.completes(slot, &first);
+    for (uint32_t q = first; q < first + n; ++q)
+      done = std::max(done, issue_flash(op, q, cfg_.nand.geometry.page_size, done, 1));
+    return done;  // n = 0: the slot waits in the controller's buffer
+  }
+  CompressedLayout::Span span[2];
+  const uint32_t n = packed_.spans(slot, span);
+  // Still in the buffer (the page it ends in not yet programmed): no flash access.
+  if (!media_.is_programmed(Ppn(block_start.v + packed_.completing_slot(span[n - 1].page)))) return at;
+  for (uint32_t k = 0; k < n; ++k) done = std::max(done, issue_flash(op, span[k].page, span[k].bytes, at, 1));
+  return done;
 }
 
 sc_time Controller::dram_access(uint32_t bytes, const sc_time& at) {

@@ -20,6 +20,7 @@
 
 #include "model/sim/config.h"
 #include "model/host/content_shadow.h"
+#include "model/controller/compression.h"
 #include "model/controller/controller_cpu.h"
 #include "model/nand/flash_media.h"
 #include "model/ftl/ftl.h"
@@ -140,6 +141,11 @@ class Controller : public sc_core::sc_module {
   // `bytes`: what crosses the channel bus (a page, part of one, or 0), for
   // all `planes` of a multi-plane operation together.
   sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes = 1);
+  // One NAND command for `op` on flash page `page` of its block.
+  sc_time issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at, uint32_t planes);
+  // controller.compression: `op` is on a compressed host page (a slot);
+  // the flash pages it completes or lies in (compression.h).
+  sc_time packed_op(const ftl::FlashOp& op, const sc_time& at);
   // Multi-plane (nand.multiplane): the ops after `i` in `ops` that run with
   // it as one operation (same die, kind and multi-plane block, same page of
   // other planes, everything they wait for already `booked`), into `with`.
@@ -150,7 +156,8 @@ class Controller : public sc_core::sc_module {
   sc_time charge(const ftl::FtlWork& work, const sc_time& at);
 
   SimConfig cfg_;
-  FlashGeometry fgeo_;  // the FTL's view of the flash (multi-plane blocks with nand.multiplane)
+  FlashGeometry fgeo_;  // the FTL's view of the flash (multi-plane blocks, compressed pages)
+  CompressedLayout packed_;  // controller.compression: compressed pages packed in each block
   std::shared_ptr<spdlog::logger> log_;
   ControllerCpu cpu_;
   FlashMedia media_;

@@ -216,6 +216,9 @@ double Controller::idle(double seconds, uint64_t& slices) {
   if (cfg_.idle_after == sc_core::SC_ZERO_TIME) return 0;
   const FlashGeometry& g = fgeo_;
   const double xfer = double(g.page_size) / cfg_.nand.channel_rate;
+  // Compression: a slot is a share of a flash page (its program a share of
+  // the page's, on average; its read a whole tR and its own bytes).
+  const double share = packed_.enabled() ? double(cfg_.nand.compressed_bytes) / g.page_size : 1.0;
   double spent = 0;
   work_.record_ops = true;  // the ops' kinds give the time
   while (spent < seconds) {
@@ -223,9 +226,11 @@ double Controller::idle(double seconds, uint64_t& slices) {
     if (!ftl_->background(work_)) break;
     ++slices;
     for (const ftl::FlashOp& op : work_.ops) {
-      const uint32_t pg = cfg_.nand.physical_page(g.page_in_block(op.ppn));
-      spent += op.kind == ftl::FlashOp::Kind::Read      ? cfg_.nand.read_time(pg).to_seconds() + xfer
-               : op.kind == ftl::FlashOp::Kind::Program ? xfer + cfg_.nand.program_time(pg).to_seconds()
+      const uint32_t slot = g.page_in_block(op.ppn);
+      const uint32_t pg = packed_.enabled() ? uint32_t(uint64_t(slot) * cfg_.nand.compressed_bytes / g.page_size)
+                                            : cfg_.nand.physical_page(slot);
+      spent += op.kind == ftl::FlashOp::Kind::Read      ? cfg_.nand.read_time(pg).to_seconds() + xfer * share
+               : op.kind == ftl::FlashOp::Kind::Program ? (xfer + cfg_.nand.program_time(pg).to_seconds()) * share
                                                         : cfg_.nand.t_erase.to_seconds();
     }
   }

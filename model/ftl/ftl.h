@@ -133,6 +133,11 @@ struct FtlParams {
   // planes of a die when the firmware runs multi-plane operations
   // (nand.multiplane), so a command's pages pair up on each die; else 1.
   uint32_t die_pages = 1;
+  // The host's capacity in pages, when it is not what `over_provisioning`
+  // leaves of the geometry: with controller compression the FTL's pages
+  // are compressed host pages, more of them than the drive offers, and the
+  // difference is spare. 0: from over_provisioning (user_pages_for).
+  uint64_t user_pages = 0;
 };
 
 // One host command as the firmware sees it before its pages: block-mapped
@@ -169,6 +174,9 @@ struct FtlStats {
 // `over_provisioning` is the spare as a fraction of the user capacity.
 inline uint64_t user_pages_for(const FlashGeometry& g, double over_provisioning) {
   return static_cast<uint64_t>(double(g.pages()) / (1.0 + over_provisioning));
+}
+inline uint64_t user_pages_for(const FtlParams& p) {
+  return p.user_pages ? p.user_pages : user_pages_for(p.geometry, p.over_provisioning);
 }
 
 class Ftl {

@@ -50,7 +50,7 @@ const std::vector<Supported>& supported() {
     {"thinktime",           "a slot waits this long after each completion before its next IO (us by default)"},
     {"fsync",               "a FLUSH CACHE after every N writes"},
     {"randseed",            "seed of the job's random generator"},
-    {"buffer_compress_percentage", "recorded only: ssdsim does not model compression yet"},
+    {"buffer_compress_percentage", "how much the data compresses (the same in every job; at most 90); matters with controller.compression"},
     {"filename",            "recorded only: the target is always the simulated drive"},
     {"ioengine",            "accepted, no effect: the host is an AHCI adapter with NCQ"},
     {"direct",              "accepted, no effect: there is no page cache"},

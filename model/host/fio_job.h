@@ -58,7 +58,7 @@ struct FioJob {
   double rate_iops = 0;             // open-loop arrivals per second; 0: closed loop
   uint32_t fsync = 0;               // a FLUSH CACHE after every N writes; 0: none
   std::optional<uint64_t> randseed;
-  uint32_t buffer_compress_percentage = 0;  // recorded only: the model has no compression yet
+  uint32_t buffer_compress_percentage = 0;  // the data's compressibility (controller.compression), one per run
   std::string filename;                     // recorded only: the simulated drive is the target
   sc_core::sc_time iopsavgtime = sc_core::sc_time(500, sc_core::SC_MS);
   sc_core::sc_time bwavgtime = sc_core::sc_time(500, sc_core::SC_MS);

@@ -42,9 +42,15 @@ struct NandConfig {
   // of one kind, at the same page of different planes run as one
   // multi-plane operation: their transfers, one array time.
   bool multiplane = false;
+  // Controller compression (`controller.compression`,
+  // model/controller/compression.h): the bytes each host page compresses
+  // to; 0 = off. The FTL's blocks then hold more, smaller pages.
+  uint32_t compressed_bytes = 0;
   FlashGeometry ftl_geometry() const {
-    if (!multiplane) return geometry;
     FlashGeometry g = geometry;
+    if (compressed_bytes && compressed_bytes < geometry.page_size)
+      g.pages_per_block = uint32_t(uint64_t(geometry.pages_per_block) * geometry.page_size / compressed_bytes);
+    if (!multiplane) return g;
     g.pages_per_block = geometry.pages_per_block * geometry.planes_per_die;
     g.planes_per_die = 1;
     return g;
@@ -193,6 +199,7 @@ struct SimConfig {
   std::string activity;            // Chrome/Perfetto JSON trace ("" = none)
   sc_time activity_start = sc_core::SC_ZERO_TIME, activity_end = sc_core::SC_ZERO_TIME;
   std::string log_level = "warn";
+  uint32_t compressibility = 0;    // workload.compressibility: percent the data compresses by
   bool track_content = false;      // keep page contents (for checks; costs memory)
   // fio compatibility
   std::string job_file;            // --job: fio job file ("" = none)

@@ -28,6 +28,16 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
   dev["gc_pages_moved"] = fs.gc_pages_moved;
   dev["trimmed_pages"] = fs.trimmed_pages;
   dev["unmapped_reads"] = fs.unmapped_reads;
+  if (cfg.nand.compressed_bytes) {
+    // What the FTL wrote (host pages, uncompressed) against what reached the flash.
+    uint64_t programs = 0;
+    for (const auto& ch : channels) programs += ch->stats().programs + ch->stats().gc_programs;
+    dev["compression"] = {{"compressed_page_bytes", cfg.nand.compressed_bytes},
+                          {"logical_bytes_written", fs.flash_pages_written * g.page_size},
+                          {"physical_bytes_written", programs * g.page_size},
+                          {"flash_write_amplification",
+                           fs.host_pages_written ? double(programs) / double(fs.host_pages_written) : 0.0}};
+  }
   uint64_t emin = UINT64_MAX, emax = 0, esum = 0;
   std::map<uint64_t, uint64_t> histogram;  // erase count -> blocks
   // Per physical block: a multi-plane block's erase count is each of its planes' blocks'.

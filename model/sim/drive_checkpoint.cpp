@@ -82,7 +82,8 @@ std::string drive_fingerprint(const SimConfig& cfg) {
   for (const auto& [k, v] : p.options.number) o << "; " << k << "=" << num(v);
   for (const auto& [k, v] : p.options.text) o << "; " << k << "=" << v;
   o << "; controller.trim=" << cfg.trim << "; raid.members=" << cfg.raid.members << "; raid.stripe=" << cfg.raid.stripe
-    << "; check.content=" << cfg.track_content << "; nand.multiplane=" << cfg.nand.multiplane;
+    << "; check.content=" << cfg.track_content << "; nand.multiplane=" << cfg.nand.multiplane
+    << "; compressed page bytes=" << cfg.nand.compressed_bytes;
   return o.str();
 }
 

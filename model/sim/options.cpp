@@ -548,6 +548,7 @@ void Options::build() {
         throw error(s.key, "cannot be combined with --job (the job file sets the workload)");
     c.jobs = parse_fio_job_file(c.job_file, user_bytes, c.sata.ncq_depth);
   }
+  build_compression(c);
   c.store_data = flag("store-data");
 }
 

@@ -69,6 +69,7 @@ class Options {
   void build();  // settings -> typed, validated SimConfig
   void build_ftl();                    // the selected FTL's own options (options_ftl.cpp)
   void build_hdd(SimConfig& c) const;  // device, hdd.* (options_hdd.cpp)
+  void build_compression(SimConfig& c) const;  // controller.compression (options_compression.cpp)
   void build_raid(SimConfig& c) const;  // raid.* (options_hdd.cpp), after the geometry
   static void load_plugins(int argc, const char* const* argv);
 

@@ -29,7 +29,7 @@ std::string number(double v) {
 }  // namespace
 
 BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
-    : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(geo_, p.over_provisioning)) {
+    : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(p)) {
   const double stripe = p.options.get("ftl.block.stripe");
   if (stripe < 1 || stripe > geo_.dies() || stripe != std::floor(stripe) || geo_.dies() % uint32_t(stripe))
     throw FtlConfigError("ftl.block.stripe", "a logical block must stripe over a divisor of the " +

@@ -16,7 +16,7 @@ std::vector<FtlOptionSpec> HybridFtl::options() {
 
 HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
     : params_(p), geo_(p.geometry), media_(media), scheme_(scheme), ppb_(p.geometry.pages_per_block),
-      user_pages_(user_pages_for(geo_, p.over_provisioning)) {
+      user_pages_(user_pages_for(p)) {
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
   if (ppb_ > UINT16_MAX) throw std::invalid_argument("hybrid FTL: more than 65535 pages per block");
   logical_blocks_ = uint32_t((user_pages_ + ppb_ - 1) / ppb_);

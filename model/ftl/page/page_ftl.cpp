@@ -40,7 +40,7 @@ uint32_t d_of(const FtlParams& p) {
 
 PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
     : params_(p), geo_(p.geometry), media_(media),
-      user_pages_(user_pages_for(geo_, p.over_provisioning)),
+      user_pages_(user_pages_for(p)),
       picker_(policy_of(p), d_of(p), p.geometry.pages_per_block, p.seed),
       wl_(media, number(p, "ftl.wl.dynamic", 0) != 0, uint32_t(std::min(number(p, "ftl.wl.threshold", 0), 1e9))) {
   separate_ = number(p, "ftl.gc.separate", 1) != 0;

@@ -1,0 +1,40 @@
+// Controller compression (`controller.compression`) and the data's
+// compressibility (`workload.compressibility`): model/controller/compression.h.
+#include "model/sim/options.h"
+
+namespace ssd {
+
+void Options::build_compression(SimConfig& c) const {
+  // fio's buffer_compress_percentage: the data compresses by this share.
+  // A job file gives it as buffer_compress_percentage: one value for the
+  // run (the FTL's layout is fixed when the drive is built).
+  uint32_t percent = uint32_t(count("workload.compressibility", 0, 90));
+  for (const FioJob& j : c.jobs.jobs) {
+    if (j.buffer_compress_percentage != c.jobs.jobs.front().buffer_compress_percentage)
+      throw error("job", c.job_file + ": buffer_compress_percentage differs between jobs '" + c.jobs.jobs.front().name +
+                             "' and '" + j.name + "' (one value per run: the drive packs all its data alike)");
+    if (j.buffer_compress_percentage > 90)
+      throw error("job", c.job_file + ": job '" + j.name + "': buffer_compress_percentage above 90 is not modelled");
+    percent = j.buffer_compress_percentage;
+  }
+  c.compressibility = percent;
+  if (!flag("controller.compression")) return;  // the drive stores the data as it comes
+  const FlashGeometry& g = c.nand.geometry;
+  // At least one byte, and whole bytes: what a host page compresses to.
+  const uint64_t bytes = (uint64_t(g.page_size) * (100 - percent) + 99) / 100;
+  if (bytes >= g.page_size) return;  // incompressible: nothing changes
+  c.nand.compressed_bytes = uint32_t(bytes);
+  // The FTL counts a block's valid pages in 16 bits.
+  if (uint64_t(g.pages_per_block) * g.page_size / bytes > 32768)
+    throw error("workload.compressibility", "compressed pages of " + std::to_string(bytes) + " B make " +
+                                                std::to_string(uint64_t(g.pages_per_block) * g.page_size / bytes) +
+                                                " per block, over 32768");
+  // Mechanisms that act on whole flash pages of one host page each.
+  for (const char* k : {"nand.multiplane", "nand.copyback", "nand.partial_read"})
+    if (flag(k)) throw error(k, "is not modelled together with controller.compression (packed compressed pages)");
+  if (c.powerfail_at != sc_core::SC_ZERO_TIME)
+    throw error("powerfail.at", "is not modelled together with controller.compression (durability of pages still "
+                                "in the compression buffer)");
+}
+
+}  // namespace ssd

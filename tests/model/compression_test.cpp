@@ -1,0 +1,117 @@
+// Controller compression (controller.compression, workload.compressibility):
+// the packing of compressed host pages into flash pages, the timing of the
+// flash work it leaves on an idle one-die drive (from the parameters, with
+// firmware, DRAM and host costs at zero), and its effect under GC with every
+// read checked against what the host wrote.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tests/model/cli_util.h"
+
+namespace {
+
+using ssdtest::read_json;
+using ssdtest::run;
+using ssdtest::tmp;
+
+const std::string kDrive =
+    "--nand.channels=1 --nand.dies_per_channel=1 --nand.planes_per_die=1 --nand.blocks_per_plane=32 "
+    "--nand.pages_per_block=64 --nand.t_read=50us --nand.t_prog=900us --nand.t_erase=2ms --nand.channel_rate=40MB/s "
+    "--ftl.op=0.25 --dram.size=0 --cpu.cycles.decode=0 --cpu.cycles.complete=0 --cpu.cycles.flash_op=0 "
+    "--cpu.cycles.ftl_lookup=0 --cpu.cycles.map_update=0 --log-level=off ";
+const std::string kOneDie = kDrive + "--workload.iodepth=1 --workload.bs=4k ";
+constexpr double kRate = 40e6, kTrNs = 50e3, kTprogNs = 900e3;
+
+nlohmann::json report(const std::string& args, const std::string& name, const std::string& drive = kOneDie) {
+  const std::string rep = tmp("cmp_" + name + ".json");
+  const auto r = run(drive + args + " --report " + rep);
+  EXPECT_EQ(r.code, 0) << r.out;
+  return read_json(rep);
+}
+
+uint64_t clat(const nlohmann::json& j, const char* op, const char* which) {
+  return j[op]["clat_ns"][which].get<uint64_t>();
+}
+
+TEST(Compression, HalfSizePagesProgramEverySecondWrite) {
+  // 50 %: two host pages per flash page. The first of each pair waits in
+  // the controller's buffer (no flash time); the second programs the page:
+  // one transfer of the whole page and one tPROG, as a plain write.
+  const std::string w = "--precondition=none --workload.rw=write --workload.number_ios=8 ";
+  const auto plain = report(w, "w0");
+  const auto packed = report(w + "--controller.compression=true --workload.compressibility=50", "w1");
+  const uint64_t page_ns = uint64_t(4096 / kRate * 1e9 + 0.5) + uint64_t(kTprogNs);
+  EXPECT_EQ(clat(plain, "write", "min"), clat(plain, "write", "max"));
+  EXPECT_EQ(clat(packed, "write", "max"), clat(plain, "write", "max"));
+  EXPECT_EQ(clat(plain, "write", "min") - clat(packed, "write", "min"), page_ns);
+  const auto& c = packed["device"]["compression"];
+  EXPECT_EQ(c["compressed_page_bytes"].get<uint64_t>(), 2048u);
+  EXPECT_EQ(c["logical_bytes_written"].get<uint64_t>(), 8u * 4096);
+  EXPECT_EQ(c["physical_bytes_written"].get<uint64_t>(), 4u * 4096);
+  EXPECT_EQ(packed["device"]["channels"][0]["programs"].get<uint64_t>(), 4u);
+  EXPECT_EQ(packed["device"]["user_capacity_bytes"], plain["device"]["user_capacity_bytes"]);
+}
+
+TEST(Compression, APageStraddlingTwoFlashPagesReadsBoth) {
+  // 25 %: 3072 B per host page; host page 1 lies in bytes [3072, 6144) of
+  // the block: 1024 B of flash page 0 and 2048 B of page 1. Its read takes
+  // two tR and moves its 3072 B; a plain read one tR and 4096 B.
+  const std::string r = "--precondition=seq-fill --workload.rw=read --workload.number_ios=1 --workload.offset=4k "
+                        "--workload.size=4k ";
+  const auto plain = report(r, "r0");
+  const auto packed = report(r + "--controller.compression=true --workload.compressibility=25", "r1");
+  const int64_t expect = int64_t(kTrNs) - int64_t(1024 / kRate * 1e9 + 0.5);  // + tR - 1024 B of transfer
+  EXPECT_EQ(int64_t(clat(packed, "read", "max")) - int64_t(clat(plain, "read", "max")), expect);
+  EXPECT_EQ(packed["device"]["channels"][0]["reads"].get<uint64_t>(), 2u);
+}
+
+TEST(Compression, IncompressibleDataChangesNothing) {
+  const std::string w = "--precondition=seq-fill --workload.rw=randrw --workload.number_ios=3000 ";
+  const auto plain = report(w, "n0");
+  const auto off = report(w + "--controller.compression=true --workload.compressibility=0", "n1");
+  EXPECT_EQ(plain["write"]["clat_ns"], off["write"]["clat_ns"]);
+  EXPECT_EQ(plain["read"]["clat_ns"], off["read"]["clat_ns"]);
+  EXPECT_FALSE(off["device"].contains("compression"));
+}
+
+TEST(Compression, SpaceSavedBecomesSpareUnderGc) {
+  // Random overwrites of a full drive: GC moves fewer pages when the data
+  // compresses (the FTL has more pages than the host can fill), and every
+  // read returns what the host last wrote there.
+  const std::string w = "--precondition=seq-fill --workload.rw=randrw --workload.number_ios=20000 "
+                        "--check.content=true ";
+  const auto plain = report(w, "g0");
+  const auto packed = report(w + "--controller.compression=true --workload.compressibility=40", "g1");
+  ASSERT_GT(plain["device"]["gc_runs"].get<uint64_t>(), 0u);
+  ASSERT_GT(packed["device"]["gc_runs"].get<uint64_t>(), 0u);
+  EXPECT_LT(packed["device"]["write_amplification"].get<double>(), plain["device"]["write_amplification"].get<double>());
+  EXPECT_GT(packed["device"]["content_check"]["pages_checked"].get<uint64_t>(), 0u);
+  const auto& c = packed["device"]["compression"];
+  EXPECT_LT(c["physical_bytes_written"].get<uint64_t>(), c["logical_bytes_written"].get<uint64_t>());
+}
+
+TEST(Compression, JobFileGivesTheCompressibility) {
+  const std::string job = tmp("cmp.fio"), bad = tmp("cmp_bad.fio");
+  std::ofstream(job) << "[global]\nbuffer_compress_percentage=50\n[a]\nrw=write\nbs=4k\nnumber_ios=8\n";
+  const auto j = report("--precondition=none --controller.compression=true --job " + job, "job", kDrive);
+  EXPECT_EQ(j["device"]["compression"]["compressed_page_bytes"].get<uint64_t>(), 2048u);
+  std::ofstream(bad) << "[a]\nrw=write\nbuffer_compress_percentage=50\n[b]\nrw=write\nbuffer_compress_percentage=20\n";
+  const auto r = run(kDrive + "--controller.compression=true --job " + bad);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("buffer_compress_percentage differs"), std::string::npos) << r.out;
+}
+
+TEST(Compression, CombinationsNotModelledAreRefused) {
+  for (const char* k : {"--nand.multiplane=true", "--nand.copyback=true", "--nand.partial_read=true",
+                        "--powerfail.at=1ms"}) {
+    const auto r = run(kOneDie + "--controller.compression=true --workload.compressibility=50 " + k);
+    EXPECT_EQ(r.code, 2) << k << r.out;
+    EXPECT_NE(r.out.find(std::string(k).substr(2, std::string(k).find('=') - 2)), std::string::npos) << r.out;
+  }
+  const auto r = run(kOneDie + "--controller.compression=true --workload.compressibility=95");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("workload.compressibility"), std::string::npos) << r.out;
+}
+
+}  // namespace

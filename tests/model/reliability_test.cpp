@@ -277,8 +277,12 @@ TEST(Reliability, FlushDrainsTheQueueAndHoldsItUntilDone) {
   ASSERT_GT(flush_done, 0u);
   for (size_t i = 1; i < rows.size(); ++i) {
     const uint64_t id = std::stoull(rows[i][0]);
-    if (id < flush_id) EXPECT_LE(std::stoull(rows[i][6]), flush_start) << "row " << i;
-    if (id > flush_id) EXPECT_GE(std::stoull(rows[i][5]), flush_done) << "row " << i;
+    if (id < flush_id) {
+      EXPECT_LE(std::stoull(rows[i][6]), flush_start) << "row " << i;
+    }
+    if (id > flush_id) {
+      EXPECT_GE(std::stoull(rows[i][5]), flush_done) << "row " << i;
+    }
   }
 }
 

@@ -199,7 +199,9 @@ TEST(Outputs, LatencyLogAndTimeSeriesAddUpToTheReport) {
   double reads = 0, writes = 0;
   for (size_t i = 1; i < trows.size(); ++i) {
     const double len = std::stod(trows[i][14]);
-    if (i + 1 < trows.size()) ASSERT_DOUBLE_EQ(len, 0.1) << "row " << i;
+    if (i + 1 < trows.size()) {
+      ASSERT_DOUBLE_EQ(len, 0.1) << "row " << i;
+    }
     reads += std::stod(trows[i][1]) * len, writes += std::stod(trows[i][5]) * len;
   }
   const uint64_t end_ns = j["device"]["simulated_time_ns"].get<uint64_t>();

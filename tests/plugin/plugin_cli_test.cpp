@@ -96,6 +96,14 @@ TEST(PluginCli, IdleWorkRunsThroughTheFirmwareWithEveryReadChecked) {
   EXPECT_EQ(dev["content_check"]["pages_checked"], j["jobs"][0]["read"]["total_ios"]);
 }
 
+TEST(PluginCli, AnFtlWithoutCheckpointsCannotSaveAState) {
+  // The example keeps the default Ftl::checkpoint ("not supported").
+  const auto r = run(kLoad + " --ftl.name=circular --nand.channels=2 --nand.dies_per_channel=1"
+                     " --nand.planes_per_die=1 --nand.blocks_per_plane=64 --nand.pages_per_block=32 --ftl.op=0.25"
+                     " --state fill --workload.number_ios=10 --save-state " + ssdtest::tmp("circular.bin"));
+  expect_refused(r, {"'--save-state'", "ftl.name=circular"});
+}
+
 TEST(PluginCli, MissingFileIsRefused) {
   expect_refused(run("--ftl.plugin /nonexistent/libnothing.so --list-ftls"),
                  {"--ftl.plugin", "/nonexistent/libnothing.so: cannot load FTL plug-in", "No such file"});

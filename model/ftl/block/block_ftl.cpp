@@ -437,4 +437,27 @@ void BlockFtl::check_consistency() const {
       fail("write buffer entry " + std::to_string(i));
 }
 
+bool BlockFtl::checkpoint(Checkpoint& c) {
+  c.section("block FTL");
+  c.expect(user_pages_, "user pages");
+  c.expect(lpb_, "pages per logical block");
+  c.expect(stripe_, "dies per logical block");
+  c.table(lb_, "logical blocks");
+  c.table(state_, "logical pages");
+  c.table(dirty_, "block sets");
+  c.table(last_op_, "dies");
+  c.expect<uint64_t>(free_.size(), "die groups");
+  for (auto& f : free_) c.list<uint32_t>(f, geo_.blocks_per_die(), "a die group's free block sets");
+  c.value(dirty_count_);
+  c.list<Buffered>(buffer_, buffer_pages_, "buffered pages");
+  c.value(buffer_lb_);
+  c.value(rewriting_);
+  c.value(stream_);
+  c.value(stats_);
+  c.value(x_);
+  if (c.loading() && buffer_lb_ != kNone && buffer_lb_ >= logical_blocks_) c.fail("buffered logical block beyond the drive");
+  if (c.loading() && rewriting_ != kNone && rewriting_ >= logical_blocks_) c.fail("logical block in rewrite beyond the drive");
+  return true;
+}
+
 }  // namespace ssd::ftl

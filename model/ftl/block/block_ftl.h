@@ -59,6 +59,7 @@ class BlockFtl : public Ftl {
   uint64_t map_bytes() const override { return uint64_t(logical_blocks_) * params_.map_entry_bytes; }
   void check_consistency() const override;
   void reset_stats() override;
+  bool checkpoint(Checkpoint& c) override;
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;

@@ -377,4 +377,41 @@ void HybridFtl::check_consistency() const {
                                      std::to_string(free_roles) + " are free");
 }
 
+bool HybridFtl::checkpoint(Checkpoint& c) {
+  c.section(scheme_ == Scheme::Bast ? "bast FTL" : "fast FTL");
+  c.expect(user_pages_, "user pages");
+  c.expect(pool_, "log blocks per die");
+  c.table(l2p_, "mapping table entries");
+  c.table(p2l_, "flash pages");
+  std::vector<uint8_t> trimmed(trimmed_.begin(), trimmed_.end());  // (vector<bool> is packed)
+  c.table(trimmed, "logical pages");
+  if (c.loading()) trimmed_.assign(trimmed.begin(), trimmed.end());
+  c.table(data_, "logical blocks");
+  c.table(log_of_, "logical blocks");
+  c.table(valid_, "blocks");
+  c.table(role_, "blocks");
+  c.expect<uint64_t>(logs_.size(), "log slots");
+  for (Log& l : logs_) {
+    c.value(l.block);
+    c.value(l.owner);
+    c.value(l.used);
+    c.value(l.in_order);
+    c.value(l.sequential);
+    c.value(l.born);
+    c.list<uint32_t>(l.lpns, ppb_, "a log block's page map");
+  }
+  c.expect<uint64_t>(dies_.size(), "dies");
+  for (Die& d : dies_) {
+    c.list<uint32_t>(d.free_blocks, geo_.blocks_per_die(), "a die's free blocks");
+    c.list<uint32_t>(d.logs, pool_, "a die's log slots in use");
+    c.value(d.seq);
+    c.value(d.cur);
+  }
+  c.value(clock_);
+  c.value(stats_);
+  c.value(merges_);
+  return true;
+}
+
 }  // namespace ssd::ftl
+

@@ -57,6 +57,7 @@ class HybridFtl : public Ftl {
   uint64_t map_bytes() const override;
   void check_consistency() const override;
   void reset_stats() override;
+  bool checkpoint(Checkpoint& c) override;
   // Idle time (ftl.hybrid.idle_merge): one merge per slice, of the fullest
   // log block (the oldest among equals), until no log block is in use.
   bool background(FtlWork& work) override;

@@ -34,7 +34,11 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
   host.register_b_transport(this, &Controller::b_transport);
-  if (cfg.idle_after != sc_core::SC_ZERO_TIME) sc_core::sc_spawn([this] { background(); }, "background");
+  if (cfg.idle_after != sc_core::SC_ZERO_TIME) {
+    if (cfg.idle_dies > 1) bg_busy_.assign(fgeo_.dies(), 0);
+    for (uint32_t w = 0; w < cfg.idle_dies; ++w)
+      sc_core::sc_spawn([this] { background(); }, w ? ("background_" + std::to_string(w)).c_str() : "background");
+  }
   flash_trans_.set_extension(&flash_cmd_);
   dram_trans_.set_extension(&dram_cmd_);
 }
@@ -77,8 +81,12 @@ void Controller::background() {
   // ask the FTL for a slice of background work and issue its NAND ops one at
   // a time (a host command arriving meanwhile books its ops between them, so
   // it waits at most for the op in flight on its die); repeat while quiet.
+  // With ftl.idle_dies = N, N such loops run, each telling the FTL which
+  // dies the others' slices occupy (bg_busy_); one that finds no work sleeps
+  // until the host's next command.
   ftl::FtlWork work;
   std::vector<sc_time> done;
+  std::vector<uint32_t> mine;  // the dies of this loop's slice (idle_dies > 1)
   const FlashGeometry& g = cfg_.nand.geometry;
   for (;;) {
     const sc_time now = sc_core::sc_time_stamp(), quiet_at = last_host_done_ + cfg_.idle_after;
@@ -87,11 +95,19 @@ void Controller::background() {
       continue;
     }
     work.clear();
+    if (!bg_busy_.empty()) work.busy_dies = &bg_busy_;
     if (!ftl_->background(work)) {
       sc_core::wait(host_event_);  // nothing to do until the host gives the FTL more
       continue;
     }
     ++background_slices_;
+    if (!bg_busy_.empty()) {
+      mine.clear();
+      for (const ftl::FlashOp& op : work.ops) mine.push_back(fgeo_.die_of(op.ppn).v);
+      std::sort(mine.begin(), mine.end());
+      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+      for (uint32_t d : mine) ++bg_busy_[d];
+    }
     sc_time t = charge(work, now);
     t = cpu_.execute(t, cfg_.cpu.page_cycles * work.ops.size());
     done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
@@ -112,6 +128,8 @@ void Controller::background() {
       if (on_program_ && written[i].lpn != UINT32_MAX) on_program_(written[i].lpn, written[i].version, done[i]);
       sc_core::wait(done[i] - sc_core::sc_time_stamp());  // the op runs; then the next is issued
     }
+    if (!bg_busy_.empty())
+      for (uint32_t d : mine) --bg_busy_[d];
   }
 }
 

@@ -93,7 +93,7 @@ class Controller : public sc_core::sc_module {
   void serve(tlm::tlm_generic_payload& trans, sc_time& delay);
   // Tell the FTL about the command's page run before its pages.
   void begin(const ssdtlm::HostCommand& cmd, uint64_t first, uint64_t last);
-  // The idle-time thread (ftl.idle_after > 0).
+  // An idle-time loop (ftl.idle_after > 0; ftl.idle_dies of them).
   void background();
   // Read one page from `at`; with `content`, append what the page held.
   // `bytes`: what crosses the bus and the DRAM port (host_bytes: the page,
@@ -168,6 +168,7 @@ class Controller : public sc_core::sc_module {
   sc_time last_host_done_ = sc_core::SC_ZERO_TIME;  // latest completion given to a host command
   sc_core::sc_event host_event_;                     // a host command arrived
   uint64_t background_slices_ = 0;
+  std::vector<uint8_t> bg_busy_;  // ftl.idle_dies > 1: per die, the idle loops' slices working on it
   uint64_t trims_ignored_ = 0;
   bool ftl_buffered_ = false;  // the FTL answered a write without programming it
   std::vector<sc_time> done_;  // run_flash: each op's completion

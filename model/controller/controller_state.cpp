@@ -210,28 +210,44 @@ bool Controller::checkpoint(Checkpoint& c) {
 }
 
 double Controller::idle(double seconds, uint64_t& slices) {
-  // The firmware's idle loop issues one NAND op at a time: the slices' flash
-  // time is the sum of their ops' times. A firmware without idle-time work
-  // (ftl.idle_after = 0) does nothing while idle.
+  // The firmware's idle loop keeps up to ftl.idle_dies slices in flight,
+  // each on dies no other uses, and issues a slice's NAND ops one at a time:
+  // each die's time is the sum of its ops' times, and the loop stops when
+  // the FTL has no more work or the dies have had their share of `seconds`
+  // (each die at most `seconds`, all together idle_dies x `seconds`). With
+  // one slice at a time the whole drive has `seconds`. Bus contention
+  // between dies of a channel is left out (a GC move keeps its die busy
+  // for tR + tPROG, far longer than the bus for its two transfers). A
+  // firmware without idle-time work (ftl.idle_after = 0) does nothing.
   if (cfg_.idle_after == sc_core::SC_ZERO_TIME) return 0;
   const FlashGeometry& g = fgeo_;
   const double xfer = double(g.page_size) / cfg_.nand.channel_rate;
   // Compression: a slot is a share of a flash page (its program a share of
   // the page's, on average; its read a whole tR and its own bytes).
   const double share = packed_.enabled() ? double(cfg_.nand.compressed_bytes) / g.page_size : 1.0;
+  const double budget = seconds * cfg_.idle_dies;
+  std::vector<double> die_spent(g.dies(), 0.0);
+  std::vector<uint8_t> spent_up(g.dies(), 0);  // dies that have had their time: the FTL looks elsewhere
   double spent = 0;
   work_.record_ops = true;  // the ops' kinds give the time
-  while (spent < seconds) {
+  while (spent < budget) {
     work_.clear();
-    if (!ftl_->background(work_)) break;
+    work_.busy_dies = cfg_.idle_dies > 1 ? &spent_up : nullptr;
+    const bool more = ftl_->background(work_);
+    work_.busy_dies = nullptr;
+    if (!more) break;
     ++slices;
     for (const ftl::FlashOp& op : work_.ops) {
       const uint32_t slot = g.page_in_block(op.ppn);
       const uint32_t pg = packed_.enabled() ? uint32_t(uint64_t(slot) * cfg_.nand.compressed_bytes / g.page_size)
                                             : cfg_.nand.physical_page(slot);
-      spent += op.kind == ftl::FlashOp::Kind::Read      ? cfg_.nand.read_time(pg).to_seconds() + xfer * share
-               : op.kind == ftl::FlashOp::Kind::Program ? (xfer + cfg_.nand.program_time(pg).to_seconds()) * share
-                                                        : cfg_.nand.t_erase.to_seconds();
+      const double t = op.kind == ftl::FlashOp::Kind::Read ? cfg_.nand.read_time(pg).to_seconds() + xfer * share
+                       : op.kind == ftl::FlashOp::Kind::Program
+                           ? (xfer + cfg_.nand.program_time(pg).to_seconds()) * share
+                           : cfg_.nand.t_erase.to_seconds();
+      spent += t;
+      const uint32_t die = g.die_of(op.ppn).v;
+      if ((die_spent[die] += t) >= seconds) spent_up[die] = 1;
     }
   }
   work_.record_ops = false;

@@ -56,6 +56,10 @@ struct FtlWork {
   PageContent buffer_content;
   // Functional-only runs (preconditioning) have no timing: skip listing ops.
   bool record_ops = true;
+  // background() only, when the firmware keeps several slices in flight
+  // (ftl.idle_dies > 1): per die, nonzero if another slice is working on it;
+  // an FTL that can should pick its slice elsewhere. Null: none busy.
+  const std::vector<uint8_t>* busy_dies = nullptr;
   void add(const FlashOp& op) {
     if (record_ops) ops.push_back(op);
   }
@@ -189,7 +193,9 @@ class Ftl {
   // now) and return true, or return false when there is nothing to do. The
   // firmware issues the slice's NAND ops one at a time, so a host command
   // arriving meanwhile waits only for the op in flight on its die; it keeps
-  // asking for slices while the host stays idle.
+  // asking for slices while the host stays idle. With ftl.idle_dies > 1 it
+  // keeps several slices in flight and names the dies they occupy in
+  // `work.busy_dies`: a slice on one of them waits behind the other there.
   virtual bool background(FtlWork& /*work*/) { return false; }
   // The FTL's own statistics, beyond FtlStats (merges, map-cache hits, ...).
   virtual std::vector<FtlStat> extra_stats() const { return {}; }

@@ -174,6 +174,10 @@ struct SimConfig {
   std::string ftl_name = "page";
   ftl::FtlOptions ftl_options;     // the selected FTL's own declared options
   sc_time idle_after = sc_core::SC_ZERO_TIME;  // host idle this long: FTL background work (0: never)
+  // Dies the idle loop works on at once (ftl.idle_dies): 1 issues one NAND op
+  // at a time across the drive; N keeps up to N slices in flight, each on
+  // dies no other slice is using (the FTL picks them, FtlWork::busy_dies).
+  uint32_t idle_dies = 1;
   // One GC/merge at a time across commands (controller.serial_gc): a
   // firmware that runs its merges in one thread, as the JMicron JMF602's
   // drive-wide stalls suggest; otherwise merges on different dies overlap.

@@ -74,6 +74,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"ftl.op",                 "0.07",   "fraction", "spare area as a fraction of user capacity (0.07 or 7%)"},
     {"ftl.gc_threshold",       "2",      "blocks","GC starts when a die has this many free blocks or fewer"},
     {"ftl.idle_after",         "0",      "time",  "host idle this long: the firmware runs the FTL's background work (GC, merges); 0 = never"},
+    {"ftl.idle_dies",          "1",      "count", "dies the idle-time firmware works on at once: 1 = one NAND op at a time across the drive; N = up to N slices of background work in flight, each on its own die (at most the drive's dies; needs ftl.idle_after)"},
     {"ftl.plugin",             "",       "path",  "load FTL plug-ins from this shared library (command line only, before the options it adds)"},
     {"precondition",           "seq-fill","none|seq-fill|used", "drive state before the timed phase"},
     {"precondition.overwrite", "1.0",    "fraction", "used: random 4 KiB overwrites after the fill, as a fraction of capacity"},

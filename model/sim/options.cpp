@@ -352,6 +352,9 @@ void Options::build() {
   if (c.ftl_op <= 0) throw error("ftl.op", "the FTL needs some spare area (> 0)");
   c.gc_threshold = uint32_t(count("ftl.gc_threshold", 1, 1u << 20));
   c.idle_after = duration("ftl.idle_after", kMaxRunTime);
+  c.idle_dies = uint32_t(count("ftl.idle_dies", 1, c.nand.geometry.dies()));
+  if (settings_.at("ftl.idle_dies").origin != "default" && c.idle_after == sc_core::SC_ZERO_TIME)
+    throw error("ftl.idle_dies", "only matters with idle-time work: set ftl.idle_after too");
   build_ftl();
   // The FTL's spare must hold the GC threshold plus its two open blocks
   // (multi-plane blocks with nand.multiplane: the blocks the FTL manages).

@@ -275,9 +275,11 @@ bool PageFtl::level_wear(uint32_t die, FtlWork& work) {
 
 bool PageFtl::background(FtlWork& work) {
   // One slice: a pending wear-levelling move, else one whole GC victim (or
-  // the rest of one) on a die below the background watermark; dies in turn.
+  // the rest of one) on a die below the background watermark; dies in turn,
+  // passing over those another slice in flight is working on.
   for (uint32_t k = 0; k < geo_.dies(); ++k) {
     const uint32_t die = (bg_cursor_ + k) % geo_.dies();
+    if (work.busy_dies && (*work.busy_dies)[die]) continue;
     Die& d = dies_[die];
     if (d.wl_pending && level_wear(die, work)) return bg_cursor_ = die, true;
     if (d.free_blocks.size() >= bg_threshold_) continue;

@@ -478,6 +478,17 @@ void Options::build() {
     else throw error("trace.ops", "unknown operation '" + op + "' (read, write, discard, flush)");
   }
 
+  // An option of the mode not in use, given anyway, would be silently
+  // ignored: the trace gives the requests (their sizes, places, mix, queue
+  // depth: trace.*), the synthetic workload has no trace. (Only what the
+  // user set is refused: defaults of the other mode are not checked, D9.)
+  for (const auto& s : option_specs()) {
+    if (settings_.at(s.key).origin == "default") continue;
+    if (replaying && s.key.rfind("workload.", 0) == 0 && s.key != "workload.runtime" &&
+        s.key != "workload.compressibility")
+      throw error(s.key, "does not apply to a trace replay (--trace gives the requests; see trace.*)");
+    if (!replaying && s.key.rfind("trace.", 0) == 0) throw error(s.key, "needs --trace=FILE");
+  }
   c.export_trace = text("export-trace");
   c.export_format = choice("export-trace.format", traces::trace_formats());
   if (!c.export_trace.empty() && w.number_ios == 0)

@@ -346,8 +346,6 @@ class Generator:
             self._set(a, "workload.runtime", runtime)
         if rng.random() < 0.6 or self.ncq < 32:
             self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.depth)))
-        if self.ncq < 32 and rng.random() < 0.7:  # else trace.iodepth's default exceeds the NCQ depth
-            self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.ncq)))
         if rng.random() < 0.4:
             self._set(a, "workload.rwmixread", str(rng.choice([0, 100, rng.randint(0, 100)])))
         if rng.random() < 0.4:
@@ -372,8 +370,6 @@ class Generator:
             self._set(a, "trace.speed", rng.choice(["0.5", "1", "10", "1000", "1e6", "2.5"]))
         if rng.random() < 0.5 or self.ncq < 32:
             self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.depth)))
-        if self.ncq < 32 and rng.random() < 0.7:  # else workload.iodepth's default exceeds the NCQ depth
-            self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.ncq)))
         if rng.random() < 0.2:
             self._set(a, "trace.sector_size", rng.choice(["512B", "4k", "1k"]))
         if rng.random() < 0.15:

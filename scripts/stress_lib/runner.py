@@ -143,7 +143,8 @@ def run_once(spec, binary, work, timeout):
                     os.path.join(run_dir, f"export.trace.{fmt}.0")):
                 return Outcome("export", "exit 0 but no exported trace file", "no file", argv=argv), None, None
             expect = {"records": int(spec.get("workload.number_ios", "200000"))}
-            keep = [(k, v) for k, v in spec.args
+            # The replay keeps the drive and the queue depth (workload options do not apply to it).
+            keep = [("trace.iodepth" if k == "workload.iodepth" else k, v) for k, v in spec.args
                     if not k.startswith(("export-trace", "workload.")) or k == "workload.iodepth"]
             spec = RunSpec(keep
                            + [("trace", "@export.trace"), ("trace.format", fmt), ("trace.mode", "afap"),

@@ -18,9 +18,11 @@ using ssdtest::run;
 using ssdtest::tmp;
 
 const std::string kSamples = std::string(SSDSIM_SOURCE_DIR) + "/traces/samples/";
-const std::string kSmall =
-    "--nand.channels=4 --nand.dies_per_channel=2 --nand.blocks_per_plane=64 --nand.pages_per_block=64 "
-    "--workload.number_ios=2000 ";
+// A small drive; kSmall adds a bounded synthetic workload (a trace replay
+// takes kDrive: workload options do not apply to it).
+const std::string kDrive =
+    "--nand.channels=4 --nand.dies_per_channel=2 --nand.blocks_per_plane=64 --nand.pages_per_block=64 ";
+const std::string kSmall = kDrive + "--workload.number_ios=2000 ";
 
 // Exit 2, one line, naming `message` (the option or the file and line).
 void expect_bad(const std::string& args, const std::string& message) {
@@ -69,12 +71,12 @@ TEST(Reliability, D3_HugeTraceOffsetWrapsOrIsRefused) {
   write_text(csv, "0,W,18446744073709547520,4096,1600000000000000\n");
   write_text(log1, "fio version 2 iolog\n/dev/x write 18446744073709551615 65536\n");
   for (const std::string& f : {log, csv}) {
-    const auto j = run_ok(kSmall + "--trace " + f, "d3");
+    const auto j = run_ok(kDrive + "--trace " + f, "d3");
     ASSERT_FALSE(j.is_null());
     EXPECT_EQ(j["trace"]["remapped"].get<uint64_t>(), 1u);  // wrapped into the drive
     EXPECT_EQ(j["device"]["host_pages_written"].get<uint64_t>(), 1u);  // and really written
   }
-  expect_bad(kSmall + "--trace " + log1 + " --trace.beyond=error", log1 + ": line 2: address ");
+  expect_bad(kDrive + "--trace " + log1 + " --trace.beyond=error", log1 + ": line 2: address ");
 }
 
 // ---- D4, D10, D16: spans and geometry checked without wrapping
@@ -156,8 +158,25 @@ TEST(Reliability, D7_UtilisationWithWriteCacheAtMostOne) {
 
 TEST(Reliability, D9_OnlyTheIodepthOfTheModeInUseIsChecked) {
   EXPECT_FALSE(run_ok("--sata.ncq_depth=8 --workload.iodepth=4 --workload.number_ios=10", "d9a").is_null());
-  EXPECT_FALSE(run_ok(kSmall + "--sata.ncq_depth=8 --trace.iodepth=8 --trace " + kSamples + "generated/fio_mix.iolog",
+  EXPECT_FALSE(run_ok(kDrive + "--sata.ncq_depth=8 --trace.iodepth=8 --trace " + kSamples + "generated/fio_mix.iolog",
                       "d9b").is_null());
+}
+
+// The other mode's options, set by the user, would be silently ignored.
+TEST(Reliability, OptionsOfTheModeNotInUseAreRefused) {
+  const std::string trace = " --trace " + kSamples + "generated/fio_mix.iolog";
+  const auto key = [](const std::string& arg) { return arg.substr(0, arg.find('=')); };
+  for (const char* w : {"--workload.rw=read", "--workload.bs=8k", "--workload.iodepth=4", "--workload.rwmixread=50",
+                        "--workload.percentage_random=50", "--workload.size=1m", "--workload.offset=4k",
+                        "--workload.number_ios=10", "--workload.randseed=3"})
+    expect_bad(kDrive + w + trace, "option '" + key(w) + "': does not apply to a trace replay");
+  for (const char* t : {"--trace.iodepth=4", "--trace.mode=afap", "--trace.speed=2", "--trace.offset=4k",
+                        "--trace.ops=read", "--trace.skip-bad=true", "--trace.start=1s"})
+    expect_bad(kSmall + t, "option '" + key(t) + "': needs --trace=FILE");
+  // What still applies to a replay: its duration limit and the data's compressibility.
+  EXPECT_FALSE(run_ok(kDrive + "--workload.runtime=1ms" + trace, "mode_runtime").is_null());
+  EXPECT_FALSE(run_ok(kDrive + "--controller.compression=true --workload.compressibility=50" + trace, "mode_cmp")
+                   .is_null());
 }
 
 TEST(Reliability, D11_StrayArgumentsAndAbbreviationsAreRefused) {
@@ -175,7 +194,7 @@ TEST(Reliability, D12_ConfigThatCannotBeReadIsRefused) {
 
 TEST(Reliability, D13_NegativeTraceDeviceIsRefused) {
   for (const char* dev : {"-5", "-1", "8,-1", "x"})
-    expect_bad(kSmall + "--trace " + kSamples + "generated/loop0.blktrace.0 --trace.device=" + dev,
+    expect_bad(kDrive + "--trace " + kSamples + "generated/loop0.blktrace.0 --trace.device=" + dev,
                "option '--trace.device': expected MAJ,MIN");
 }
 
@@ -184,10 +203,10 @@ TEST(Reliability, D13_NegativeTraceDeviceIsRefused) {
 TEST(Reliability, D14_RemappedCountsRecordsOnce) {
   const std::string one = tmp("one.log");
   write_text(one, "fio version 2 iolog\n/dev/x write 4096 4096\n");
-  auto j = run_ok(kSmall + "--trace " + one + " --trace.offset=1t", "d14a");
+  auto j = run_ok(kDrive + "--trace " + one + " --trace.offset=1t", "d14a");
   ASSERT_FALSE(j.is_null());
   EXPECT_EQ(j["trace"]["remapped"].get<uint64_t>(), 1u);
-  j = run_ok(kSmall + "--trace " + kSamples + "generated/fio_mix.iolog --trace.offset=1t", "d14b");
+  j = run_ok(kDrive + "--trace " + kSamples + "generated/fio_mix.iolog --trace.offset=1t", "d14b");
   ASSERT_FALSE(j.is_null());
   EXPECT_LE(j["trace"]["remapped"].get<uint64_t>(), j["trace"]["replayed"].get<uint64_t>());
 }
@@ -202,8 +221,8 @@ TEST(Reliability, D15_BlktraceSkipBadResynchronises) {
     f.seekp(49408);  // the version byte of event 1001 (not a queue event)
     f.put('\0');
   }
-  const auto ref = run_ok(kSmall + "--trace " + good, "d15ref");
-  const auto j = run_ok(kSmall + "--trace " + bad + " --trace.skip-bad", "d15");
+  const auto ref = run_ok(kDrive + "--trace " + good, "d15ref");
+  const auto j = run_ok(kDrive + "--trace " + bad + " --trace.skip-bad", "d15");
   ASSERT_FALSE(j.is_null());
   EXPECT_EQ(j["trace"]["skipped_bad"].get<uint64_t>(), 1u);
   EXPECT_EQ(j["trace"]["resync_bytes"].get<uint64_t>(), 48u);  // one 48-byte header, no pdu
@@ -251,7 +270,7 @@ TEST(Reliability, D17_ReportStatesWhyTheRunStopped) {
 TEST(Reliability, ReplayErrorsSayLineOrByteOffset) {
   const std::string log = tmp("beyond.log");
   write_text(log, "fio version 2 iolog\n/dev/x write 0 4096\n/dev/x write 1099511627776 4096\n");
-  expect_bad(kSmall + "--trace " + log + " --trace.beyond=error", log + ": line 3: address ");
+  expect_bad(kDrive + "--trace " + log + " --trace.beyond=error", log + ": line 3: address ");
 }
 
 // ---- FLUSH CACHE is non-queued
@@ -265,7 +284,7 @@ TEST(Reliability, FlushDrainsTheQueueAndHoldsItUntilDone) {
   for (int i = 40; i < 80; ++i) text += "/dev/x write " + std::to_string(i * 65536) + " 4096\n";
   const std::string trace = tmp("flush.log"), lat = tmp("flush_lat.csv");
   write_text(trace, text);
-  const auto j = run_ok(kSmall + "--trace " + trace + " --trace.mode=afap --dram.write_cache=256k --latency-log " + lat,
+  const auto j = run_ok(kDrive + "--trace " + trace + " --trace.mode=afap --dram.write_cache=256k --latency-log " + lat,
                         "flush");
   ASSERT_FALSE(j.is_null());
   ASSERT_EQ(j["flush"]["total_ios"].get<uint64_t>(), 1u);

@@ -65,6 +65,12 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   bool gc = false;     // for statistics: background (GC) or host work
   uint64_t ppn = 0;    // for activity traces: the flash page (erase: the block's first)
   uint64_t lpn = PageData::kUnmapped;  // for activity traces: the host page it serves, if any
+  // nand.suspend. Request: a program or erase whose end no one waits for
+  // (a write-back destage, idle-time GC), so a later read may suspend it.
+  // Response to a read that suspended one: the operation's end moved from
+  // `resumed_from` to `resumed_to` (both zero otherwise).
+  bool suspendable = false;
+  sc_core::sc_time resumed_from, resumed_to;
 
   tlm_extension_base* clone() const override { return new FlashCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const FlashCommand&>(e); }

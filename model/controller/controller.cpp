@@ -123,7 +123,9 @@ void Controller::background() {
       sc_time start = std::max(t, sc_core::sc_time_stamp());
       if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
       if (op.barrier) start = std::max(start, all);
+      suspendable_ = cfg_.nand.suspend;  // nobody waits for its end but this loop
       done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
+      suspendable_ = false;
       all = std::max(all, done[i]);
       if (on_program_ && written[i].lpn != UINT32_MAX) on_program_(written[i].lpn, written[i].version, done[i]);
       sc_core::wait(done[i] - sc_core::sc_time_stamp());  // the op runs; then the next is issued
@@ -302,7 +304,9 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
   for (uint64_t l = first; l <= last;) {
     const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
     sc_time ends[16];
+    suspendable_ = cfg_.nand.suspend;  // the host has its completion: a read may suspend the destage
     write_pages(cmd, l, n, &slots[l - first], cmd.data_tag, ends);
+    suspendable_ = false;
     for (uint32_t k = 0; k < n; ++k) cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag);
     l += n;
   }
@@ -518,10 +522,24 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   flash_cmd_.gc = op.gc;
   flash_cmd_.ppn = op.ppn.v;
   flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : host_lpn_;
+  flash_cmd_.suspendable = suspendable_ && op.kind != ftl::FlashOp::Kind::Read;
   const sc_time now = sc_core::sc_time_stamp();
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
+  if (flash_cmd_.resumed_to != sc_core::SC_ZERO_TIME) resumed(die.v, flash_cmd_.resumed_from, flash_cmd_.resumed_to);
   return now + delay;
+}
+
+void Controller::resumed(uint32_t die, const sc_time& from, const sc_time& to) {
+  // A read suspended a destage program or an idle-time GC op on `die`: what
+  // waited for its end waits longer. The write cache's slots of the pages
+  // it programs stay held (reads keep hitting them, FLUSH waits); idle-time
+  // GC issues its next op at the old end and finds the die still busy.
+  if (!cache_.enabled()) return;
+  cache_.postpone(from, to, [&](uint32_t lpn) {
+    const Ppn p = ftl_->lookup(Lpn(lpn));
+    return p.valid() && fgeo_.die_of(p).v == die;
+  });
 }
 
 sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at) {

@@ -93,6 +93,8 @@ class Controller : public sc_core::sc_module {
   void serve(tlm::tlm_generic_payload& trans, sc_time& delay);
   // Tell the FTL about the command's page run before its pages.
   void begin(const ssdtlm::HostCommand& cmd, uint64_t first, uint64_t last);
+  // nand.suspend: a read moved the end of an op on `die` from `from` to `to`.
+  void resumed(uint32_t die, const sc_time& from, const sc_time& to);
   // An idle-time loop (ftl.idle_after > 0; ftl.idle_dies of them).
   void background();
   // Read one page from `at`; with `content`, append what the page held.
@@ -169,6 +171,7 @@ class Controller : public sc_core::sc_module {
   sc_core::sc_event host_event_;                     // a host command arrived
   uint64_t background_slices_ = 0;
   std::vector<uint8_t> bg_busy_;  // ftl.idle_dies > 1: per die, the idle loops' slices working on it
+  bool suspendable_ = false;  // nand.suspend: the ops being issued may be suspended by a read
   uint64_t trims_ignored_ = 0;
   bool ftl_buffered_ = false;  // the FTL answered a write without programming it
   std::vector<sc_time> done_;  // run_flash: each op's completion

@@ -8,6 +8,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 #include <queue>
 #include <unordered_map>
 #include <utility>
@@ -38,6 +39,9 @@ class WriteCache {
   };
   // The newest copy of `lpn` if it is still in DRAM at `now`, else null.
   const Entry* holds(uint32_t lpn, const sc_time& now) const;
+  // nand.suspend: the destage programs that were to end at `from`, of the
+  // pages `on_die` picks, end at `to`: their slots are held that much longer.
+  void postpone(const sc_time& from, const sc_time& to, const std::function<bool(uint32_t)>& on_die);
   // When everything written so far is on flash (FLUSH CACHE waits for it).
   const sc_time& drained_at() const { return drained_; }
   uint64_t hits() const { return hits_; }

@@ -11,12 +11,13 @@ using ssdtlm::FlashOpKind;
 
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
     : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel),
-      register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME) {
+      register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
+      suspendable_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
   socket.register_b_transport(this, &NandChannel::b_transport);
 }
 
 void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
-  const FlashCommand* cmd = trans.get_extension<FlashCommand>();
+  FlashCommand* cmd = trans.get_extension<FlashCommand>();
   const sc_time now = sc_core::sc_time_stamp();
   ssdtlm::Timeline& die = dies_.at(cmd->die);
   die.retire(now);
@@ -40,6 +41,15 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
+  if (cfg_.suspend) {
+    cmd->resumed_from = cmd->resumed_to = sc_core::SC_ZERO_TIME;
+    sc_time end;
+    if (cmd->kind == FlashOpKind::Read && !cmd->gc && suspend_for(*cmd, now + delay, before, xfer, end)) {
+      delay = end - now;
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+  }
   // The die is held from the start of its array step until the end of the
   // step after the transfer (data waits in the page register for the bus).
   // The transfer itself may be split over the bus's free gaps: the controller
@@ -62,6 +72,12 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   die.reserve(start, end - start);
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
+  if (cfg_.suspend && cmd->kind != FlashOpKind::Read) {
+    // Only the die's last booking can be suspended (what is booked after it
+    // keeps its promised times): a later one replaces the record.
+    if (end == die.busy_until())
+      suspendable_[cmd->die] = cmd->suspendable ? Suspendable{end - after, end, sc_core::SC_ZERO_TIME} : Suspendable{};
+  }
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -93,6 +109,35 @@ sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earl
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(out, xfer);
   reg = end;
   return end;
+}
+
+bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const sc_time& t_read, const sc_time& xfer,
+                              sc_time& end) {
+  ssdtlm::Timeline& die = dies_.at(cmd.die);
+  Suspendable& s = suspendable_[cmd.die];
+  // Still the die's last booking, and still running when the read comes.
+  if (s.end == sc_core::SC_ZERO_TIME || s.end != die.busy_until() || s.end <= earliest) return false;
+  // The array step must have begun (a program's data moves in first); a
+  // read that suspended it already has the die until its data is out.
+  const sc_time at = std::max({earliest, s.array_start, s.read_end});
+  const sc_time start = at + cfg_.t_suspend;
+  if (start >= s.end) return false;  // waiting for it is as quick
+  end = xfer == sc_core::SC_ZERO_TIME ? start + t_read : bus_.fill_end(start + t_read, xfer);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + t_read, xfer);
+  // The die spends [at, end) away from the operation, which ends that much
+  // later: one reservation, extended (a trace shows the die busy with it).
+  const sc_time away = end - at;
+  if (bus_track_) {
+    die_tracks_[cmd.die]->label(Activity::Read, false, cmd.lpn, cmd.ppn, cmd.bytes);
+    bus_track_->label(Activity::Transfer, false, cmd.lpn, cmd.ppn, cmd.bytes);
+  }
+  die.reserve(s.end, away);
+  cmd.resumed_from = s.end;
+  cmd.resumed_to = s.end + away;
+  s.end = cmd.resumed_to;
+  s.read_end = end;
+  ++stats_.suspends;
+  return true;
 }
 
 void NandChannel::trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies) {

@@ -19,6 +19,17 @@
 // A multi-plane operation (`nand.multiplane`, FlashCommand::planes > 1)
 // moves every plane's data over the bus back to back and takes one array
 // time: tR before, tPROG or tBERS after.
+//
+// Program/erase suspend (`nand.suspend`): a host read whose die is in the
+// array step of a suspendable program or erase (one nobody waits for: the
+// controller says so) suspends it: the read's tR starts t_suspend after it
+// arrives (or after the array step began, if it came during the data
+// transfer in), its data moves out, and the operation resumes, ending later
+// by the time the die spent away from it. Only the die's last booked
+// operation can be suspended: the calendar books ahead, and each operation
+// booked before the last was promised its end (the next one starts then),
+// so a read waits for those and suspends the last once its array step
+// begins. Reads are not reordered ahead of booked programs.
 
 #include <systemc>
 #include <tlm>
@@ -44,6 +55,7 @@ class NandChannel : public sc_core::sc_module {
     uint64_t reads = 0, programs = 0, erases = 0;
     uint64_t gc_reads = 0, gc_programs = 0, gc_erases = 0;
     uint64_t multi_plane_ops = 0, multi_plane_pages = 0;
+    uint64_t suspends = 0;  // reads that suspended a program or erase
   };
   const Stats& stats() const { return stats_; }
   double bus_utilisation(const sc_time& elapsed) const;
@@ -60,11 +72,19 @@ class NandChannel : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
   // A program or read through the cache register; returns its end.
   sc_time cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array, const sc_time& xfer);
+  // nand.suspend: serve the read `cmd` by suspending its die's operation, if
+  // that is sooner than waiting for it; true and `end` (the read's) if so.
+  bool suspend_for(ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& t_read, const sc_time& xfer,
+                   sc_time& end);
 
   NandConfig cfg_;
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
   std::vector<sc_time> register_free_;  // per die, cache modes only: when the cache register is free
+  struct Suspendable {  // nand.suspend: the die's last booked program or erase, if suspendable
+    sc_time array_start, end, read_end;  // read_end: the last read that suspended it
+  };
+  std::vector<Suspendable> suspendable_;
   Stats stats_;
   ActivityTrack* bus_track_ = nullptr;  // null unless traced
   std::vector<ActivityTrack*> die_tracks_;

@@ -34,6 +34,11 @@ struct NandConfig {
   // data moves out while the array reads the next.
   bool cache_program = false;
   bool cache_read = false;
+  // Program/erase suspend (model/nand/nand_channel.h): a host read that
+  // finds its die in the array step of a program or erase suspends it after
+  // t_suspend, runs, and the program resumes (it ends that much later).
+  bool suspend = false;
+  sc_time t_suspend = sc_time(20, sc_core::SC_US);
   // Multi-plane operation (`nand.multiplane`): the firmware pairs the
   // planes of a die. The FTL and the flash media see one block per block
   // index spanning every plane (a multi-plane block of planes x pages, its

@@ -61,7 +61,8 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
                      {"busy_ns", ssdtlm::to_ns(ch.bus_busy())},
                      {"reads", st.reads}, {"programs", st.programs}, {"erases", st.erases},
                      {"gc_reads", st.gc_reads}, {"gc_programs", st.gc_programs}, {"gc_erases", st.gc_erases},
-                     {"multi_plane_ops", st.multi_plane_ops}, {"multi_plane_pages", st.multi_plane_pages}});
+                     {"multi_plane_ops", st.multi_plane_ops}, {"multi_plane_pages", st.multi_plane_pages},
+                     {"suspends", st.suspends}});
     for (uint32_t d = 0; d < ch.dies(); ++d)
       dies.push_back({{"channel", c}, {"die", d}, {"utilisation", ch.die_utilisation(d, active)},
                       {"busy_ns", ssdtlm::to_ns(ch.die_busy(d))}});

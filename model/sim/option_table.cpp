@@ -28,6 +28,8 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"nand.cache_read",        "false",  "bool",  "cache read: the array reads the next page while the previous one's data moves out of the cache register"},
     {"nand.multiplane",        "false",  "bool",  "multi-plane operation: the FTL's blocks pair the planes of a die (pages interleaved over them) and the ops of one command or GC slice at the same page of different planes of a die run as one: their transfers, one tR/tPROG/tBERS"},
     {"nand.copyback",          "false",  "bool",  "GC moves inside a die use copyback: the page never crosses the bus"},
+    {"nand.suspend",           "false",  "bool",  "program/erase suspend: a host read finding its die in the array step of a program or erase the host does not wait for (a write-back destage, idle-time GC) suspends it after nand.t_suspend and the operation resumes after the read, that much later; not with cache program/read or power-loss analysis"},
+    {"nand.t_suspend",         "20us",   "time",  "nand.suspend: from the suspend command until the die takes the read (an assumption of the order of ONFI's tPSL/tESPD; datasheets give 10-100 us)"},
     {"dram.size",              "64m",    "size",  "DRAM buffer capacity; 0 = DRAM-less controller"},
     {"dram.bandwidth",         "666MB/s","rate",  "DRAM port bandwidth (DDR-333 x 16 bit); data crosses it once per page"},
     {"dram.latency",           "60ns",   "time",  "DRAM access latency (activate + CAS)"},

@@ -296,6 +296,13 @@ void Options::build() {
   c.serial_gc = flag("controller.serial_gc");
   c.trim = flag("controller.trim");
   c.nand.copyback = flag("nand.copyback");
+  c.nand.suspend = flag("nand.suspend");
+  c.nand.t_suspend = duration("nand.t_suspend");
+  if (!c.nand.suspend && settings_.at("nand.t_suspend").origin != "default")
+    throw error("nand.t_suspend", "needs nand.suspend=true");
+  if (c.nand.suspend)
+    for (const char* k : {"nand.cache_program", "nand.cache_read"})
+      if (flag(k)) throw error(k, "is not modelled together with nand.suspend (the cache register's own schedule)");
   c.nand.multiplane = flag("nand.multiplane");
   // The FTL counts valid pages of a block in 16 bits.
   if (c.nand.multiplane && uint64_t(g.pages_per_block) * g.planes_per_die > 32768)
@@ -536,6 +543,8 @@ void Options::build() {
     if (!fresh) throw error(k, "writes to the same file as " + it->second + " (" + path + ")");
   }
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
+  if (c.nand.suspend && c.powerfail_at != sc_core::SC_ZERO_TIME)
+    throw error("powerfail.at", "is not modelled together with nand.suspend (a suspended program's durability)");
   c.track_content = flag("check.content") || c.powerfail_at != sc_core::SC_ZERO_TIME;
 
   // fio compatibility: output formats, latency log format, job files.

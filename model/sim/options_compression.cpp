@@ -30,7 +30,7 @@ void Options::build_compression(SimConfig& c) const {
                                                 std::to_string(uint64_t(g.pages_per_block) * g.page_size / bytes) +
                                                 " per block, over 32768");
   // Mechanisms that act on whole flash pages of one host page each.
-  for (const char* k : {"nand.multiplane", "nand.copyback", "nand.partial_read"})
+  for (const char* k : {"nand.multiplane", "nand.copyback", "nand.partial_read", "nand.suspend"})
     if (flag(k)) throw error(k, "is not modelled together with controller.compression (packed compressed pages)");
   if (c.powerfail_at != sc_core::SC_ZERO_TIME)
     throw error("powerfail.at", "is not modelled together with controller.compression (durability of pages still "

@@ -101,6 +101,34 @@ TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
   EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (firmware_done + kIdle + kFlashOp + kErase - read_done) / kNs);
 }
 
+// nand.suspend: the same read suspends the idle-time erase (nobody waits for
+// its end) instead of waiting for it; the erase resumes after the read's
+// data is out and ends later by the time the die was away from it.
+TEST(IdleWork, ReadSuspendsTheBackgroundErase) {
+  const uint64_t kSuspend = 20000 * kNs;  // nand.t_suspend's default
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
+                                    "--ftl.name=test-idle", "--ftl.idle_after=100us", "--nand.suspend=true"}));
+  Simulation sim(opts.config());
+  const uint64_t e1 = kWrite + kIdle + kFlashOp + kErase, e2 = e1 + kFlashOp + kErase;
+  const uint64_t read_at = e1 + kErase / 2;
+  Timed src({at(ssdtlm::HostOp::Write, 0, 4096, 0), at(ssdtlm::HostOp::Read, 0, 4096, read_at)});
+  sim.run(&src, 1);
+  const auto r = sim.report();
+  // The read reaches the die mid-erase: t_suspend, tR, the page out.
+  const uint64_t at_die = read_at + kCmd + kDecode + kLookup + dram(4) + kFlashOp;
+  const uint64_t data_out = at_die + kSuspend + kTr + ps_xfer(4096, kChannel), away = data_out - at_die;
+  const uint64_t read_done = data_out + dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
+  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), (read_done - read_at) / kNs);
+  EXPECT_EQ(r["device"]["channels"][0]["suspends"], 1);
+  // The die: the write's program, three erases and the time away (the read).
+  EXPECT_EQ(r["device"]["dies"][0]["busy_ns"].get<uint64_t>(),
+            (ps_xfer(4096, kChannel) + kTprog + 3 * kErase + away) / kNs);
+  // The third slice is issued at the erase's old end (the host is quiet by
+  // then) and starts when the resumed erase is done.
+  EXPECT_EQ(r["device"]["background_slices"], 3);
+  EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (e2 + away + kErase - read_done) / kNs);
+}
+
 TEST(Trim, FlashWorkOfAnUnmapIsTimed) {
   const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
                                     "--ftl.name=test-trimerase"}));

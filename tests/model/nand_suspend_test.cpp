@@ -1,0 +1,108 @@
+// Program/erase suspend (nand.suspend), timed exactly on an idle drive: a
+// host read that finds its die programming a write-back destage suspends
+// the program (tR t_suspend after it reaches the die) instead of waiting
+// for it; the program resumes after the read's data is out and ends later
+// by that time, so the page's write-cache slot stays held that much longer
+// (a read of it then still hits the cache). The erase case:
+// IdleWork.ReadSuspendsTheBackgroundErase (ftl_interface_test.cpp).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "model/host/io_source.h"
+#include "tests/model/timed_source.h"
+#include "tests/model/timing_drive.h"
+
+namespace ssd {
+namespace {
+
+using namespace ssdtest;
+
+HostRequest at(ssdtlm::HostOp op, uint64_t lpn, uint64_t ps) {
+  HostRequest r;
+  r.op = op, r.offset = lpn * 4096, r.bytes = 4096, r.timed = true;
+  r.arrival = sc_core::sc_time(double(ps), sc_core::SC_PS);
+  return r;
+}
+
+const uint64_t kXfer = ps_xfer(4096, kChannel), kSuspend = 30000 * kNs;
+// Write-back: the write is acknowledged once staged (the core posts the
+// completion first), then the FTL and the destage program: its tPROG ends
+// when a write-through write would complete, less nothing: kComplete ran
+// before it instead of after.
+const uint64_t kProgramEnd = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kComplete + kLookup + kUpdate +
+                             dram(8) + kFlashOp + kXfer + kTprog;
+// From a read's arrival to its NAND command at the die; from its data in
+// DRAM to its completion.
+const uint64_t kToDie = kCmd + kDecode + kLookup + dram(4) + kFlashOp,
+               kFromFlash = dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
+
+class Suspend : public testing::TestWithParam<bool> {};
+
+TEST_P(Suspend, AReadSuspendsTheDestageProgram) {
+  const bool on = GetParam();
+  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
+                             "--dram.write_cache=64k", "--check.content=true"};
+  if (on) a.insert(a.end(), {"--nand.suspend=true", "--nand.t_suspend=30us"});
+  const Options opts = parse(drive(a));
+  Simulation sim(opts.config());
+  // LPN 0 written at 0; LPN 1 (on flash since the fill) read halfway through
+  // the program; LPN 0 read just after the program's first end.
+  const uint64_t read_at = kProgramEnd - kTprog / 2, reread_at = kProgramEnd + 1000 * kNs;
+  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Read, 1, read_at),
+                     at(ssdtlm::HostOp::Read, 0, reread_at)});
+  sim.run(&src, 1);
+  const auto r = sim.report();
+  const uint64_t away = kSuspend + kTr + kXfer;  // the die's time away from the program
+  const uint64_t read = on ? kToDie + away + kFromFlash : kProgramEnd + kTr + kXfer + kFromFlash - read_at;
+  EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(), read / kNs);
+  EXPECT_EQ(r["device"]["channels"][0]["suspends"], on ? 1 : 0);
+  // Die: the program and the read (tR, the page out), plus t_suspend.
+  const uint64_t die_busy = kXfer + kTprog + kTr + kXfer + (on ? kSuspend : 0);
+  // The program now ends at kProgramEnd + away: LPN 0 is still in the cache
+  // (a DRAM hit); without suspend its slot was released and it comes from
+  // flash (one more tR and transfer on the die).
+  EXPECT_EQ(r["device"]["dram"]["write_cache_read_hits"], on ? 1 : 0);
+  EXPECT_EQ(r["device"]["dies"][0]["busy_ns"].get<uint64_t>(), (die_busy + (on ? 0 : kTr + kXfer)) / kNs);
+  EXPECT_EQ(r["device"]["content_check"]["pages_checked"], 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(OffOn, Suspend, testing::Bool());
+
+TEST(Suspend, OnlyTheDiesLastOperationIsSuspended) {
+  // Two writes back to back: the second's program is booked behind the
+  // first's on the only die. A read during the first cannot suspend it (its
+  // end is promised: the second starts then); it suspends the second once
+  // that one's array step begins (after its data moved in).
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
+                                    "--dram.write_cache=64k", "--nand.suspend=true", "--nand.t_suspend=30us"}));
+  Simulation sim(opts.config());
+  const uint64_t read_at = kProgramEnd - kTprog / 2;
+  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Write, 2, 1000 * kNs),
+                     at(ssdtlm::HostOp::Read, 1, read_at)});
+  sim.run(&src, 1);
+  const auto r = sim.report();
+  EXPECT_EQ(r["device"]["channels"][0]["suspends"], 1);
+  const uint64_t second_array = kProgramEnd + kXfer;
+  EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(),
+            (second_array + kSuspend + kTr + kXfer + kFromFlash - read_at) / kNs);
+}
+
+TEST(Suspend, OptionsThatWouldBeIgnoredOrCannotCombineAreRefused) {
+  const auto refused = [](std::vector<std::string> a, const std::string& option) {
+    try {
+      parse(drive(a));
+      ADD_FAILURE() << "accepted: " << option;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find("'--" + option + "'"), std::string::npos) << e.what();
+    }
+  };
+  refused({"--nand.t_suspend=10us"}, "nand.t_suspend");  // without nand.suspend
+  refused({"--nand.suspend=true", "--nand.cache_program=true"}, "nand.cache_program");
+  refused({"--nand.suspend=true", "--nand.cache_read=true"}, "nand.cache_read");
+  refused({"--nand.suspend=true", "--powerfail.at=1ms"}, "powerfail.at");
+  refused({"--nand.suspend=true", "--controller.compression=true", "--workload.compressibility=50"}, "nand.suspend");
+}
+
+}  // namespace
+}  // namespace ssd

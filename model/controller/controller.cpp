@@ -21,8 +21,10 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.cycles = cfg.cpu.ftl;
   p.seed = cfg.seed;
   p.die_pages = cfg.nand.multiplane ? cfg.nand.geometry.planes_per_die : 1;
-  // Compression: the FTL's smaller pages keep the host's capacity of whole pages.
-  if (cfg.nand.compressed_bytes) p.user_pages = ftl::user_pages_for(cfg.nand.geometry, cfg.ftl_op);
+  // Packed pages (compression, a map unit): the FTL's smaller pages keep the
+  // host's capacity, in host pages.
+  if (cfg.nand.compressed_bytes)
+    p.user_pages = ftl::user_pages_for(cfg.nand.geometry, cfg.ftl_op) * (cfg.nand.geometry.page_size / cfg.nand.host_page());
   return p;
 }
 
@@ -32,7 +34,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
-      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.geometry.page_size : 0) {
+      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0) {
   host.register_b_transport(this, &Controller::b_transport);
   if (cfg.idle_after != sc_core::SC_ZERO_TIME) {
     if (cfg.idle_dies > 1) bg_busy_.assign(fgeo_.dies(), 0);
@@ -51,11 +53,11 @@ Controller::~Controller() {
 
 std::string Controller::dram_shortfall() const {
   if (cfg_.dram.size == 0) return "";  // DRAM-less: the tables live in controller SRAM
-  const uint64_t need = ftl_->map_bytes() + cache_.capacity() * cfg_.nand.geometry.page_size;
+  const uint64_t need = ftl_->map_bytes() + cache_.capacity() * cfg_.nand.host_page();
   if (need <= cfg_.dram.size) return "";
   return std::to_string(cfg_.dram.size) + " bytes of DRAM cannot hold the " + cfg_.ftl_name + " FTL's mapping table (" +
          std::to_string(ftl_->map_bytes()) + " bytes)" +
-         (cache_.enabled() ? " plus the write cache (" + std::to_string(cache_.capacity() * cfg_.nand.geometry.page_size) +
+         (cache_.enabled() ? " plus the write cache (" + std::to_string(cache_.capacity() * cfg_.nand.host_page()) +
                                  " bytes)"
                            : std::string());
 }
@@ -138,7 +140,7 @@ void Controller::background() {
 void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
   const sc_time now = sc_core::sc_time_stamp();
-  const uint32_t page = cfg_.nand.geometry.page_size;
+  const uint32_t page = cfg_.nand.host_page();
   sc_time t = cpu_.execute(now + delay, cfg_.cpu.decode_cycles);
   sc_time done = t;
 
@@ -226,7 +228,7 @@ sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
 }
 
 uint32_t Controller::host_bytes(const HostCommand& cmd, uint64_t lpn) const {
-  const uint64_t page = cfg_.nand.geometry.page_size;
+  const uint64_t page = cfg_.nand.host_page();
   const uint64_t from = std::max(cmd.offset, lpn * page), to = std::min(cmd.offset + cmd.bytes, (lpn + 1) * page);
   // With partial reads, only the sectors the host asked for cross the bus
   // and the DRAM port (the array still reads the whole page).
@@ -286,14 +288,14 @@ ssdtlm::PageData Controller::page_data(const ftl::FtlWork& work) const {
 }
 
 bool Controller::partial_page(const HostCommand& cmd, uint64_t lpn) const {
-  const uint64_t page = cfg_.nand.geometry.page_size;
+  const uint64_t page = cfg_.nand.host_page();
   return cmd.offset > lpn * page || cmd.offset + cmd.bytes < (lpn + 1) * page;
 }
 
 void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans) {
   // Write-back: the host's completion goes out once every page has a cache
   // slot; destaging (FTL work and programs) follows on the firmware's time.
-  const uint32_t page = cfg_.nand.geometry.page_size;
+  const uint32_t page = cfg_.nand.host_page();
   const uint64_t first = cmd.offset / page, last = (cmd.offset + cmd.bytes - 1) / page;
   static thread_local std::vector<sc_time> slots;
   slots.clear();
@@ -325,7 +327,7 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, ui
     work_.clear();
     ftl_->read(Lpn(lpn), work_);
     t = charge(work_, t);
-    if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t));
+    if (!work_.ops.empty()) t = dram_access(cfg_.nand.host_page(), run_flash(work_, t));
   }
   work_.clear();
   const uint64_t gc_before = ftl_->stats().gc_runs;
@@ -361,7 +363,7 @@ void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n,
       ftl_->read(Lpn(lpn), work_);
       t = charge(work_, t);
       host_lpn_ = lpn;
-      if (!work_.ops.empty()) t = dram_access(cfg_.nand.geometry.page_size, run_flash(work_, t));
+      if (!work_.ops.empty()) t = dram_access(cfg_.nand.host_page(), run_flash(work_, t));
       host_lpn_ = ssdtlm::PageData::kUnmapped;
     }
     work_.clear();

@@ -69,7 +69,7 @@ class Controller : public sc_core::sc_module {
   void on_host_program(std::function<void(uint64_t lpn, uint64_t tag, const sc_time& done)> f) {
     on_program_ = std::move(f);
   }
-  uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.geometry.page_size; }
+  uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.host_page(); }
 
   // A drive state before the timed phase, applied functionally (no timing;
   // controller_state.cpp). With a `shadow` (content checks), the writes are

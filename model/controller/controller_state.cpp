@@ -21,7 +21,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   std::vector<StatePhaseResult> results;
   if (state.phases.empty()) return results;
   const uint64_t pages = ftl_->user_pages();
-  const uint32_t page = cfg_.nand.geometry.page_size;
+  const uint32_t page = cfg_.nand.host_page();
   const auto amount = [&](const StatePhase& p) {
     return p.multiple > 0 ? static_cast<uint64_t>(p.multiple * double(pages)) : (p.bytes + page - 1) / page;
   };
@@ -156,7 +156,7 @@ void Controller::apply_trace(const StatePhase& p, StatePhaseResult& r, ContentSh
   // A RAID member would have to pick its own stripes out of the host's
   // addresses: not done, so refused rather than applied wrongly.
   if (raid_member) throw StateError("phase '" + p.text + "': not supported with raid.members > 1");
-  const uint64_t pages = ftl_->user_pages(), page = cfg_.nand.geometry.page_size, capacity = pages * page;
+  const uint64_t pages = ftl_->user_pages(), page = cfg_.nand.host_page(), capacity = pages * page;
   std::unique_ptr<traces::TraceReader> reader;
   try {
     reader = traces::open_trace(p.path, "", traces::ReaderOptions{});
@@ -198,7 +198,7 @@ void Controller::secure_erase(ContentShadow* shadow, const std::function<uint64_
       if (to_host(l) < shadow->tags().size()) shadow->wrote_page(to_host(l), 0);
     }
   else if (shadow)
-    shadow->trimmed(0, ftl_->user_pages() * g.page_size);
+    shadow->trimmed(0, ftl_->user_pages() * cfg_.nand.host_page());
 }
 
 bool Controller::checkpoint(Checkpoint& c) {

@@ -47,9 +47,15 @@ struct NandConfig {
   // of one kind, at the same page of different planes run as one
   // multi-plane operation: their transfers, one array time.
   bool multiplane = false;
-  // Controller compression (`controller.compression`,
-  // model/controller/compression.h): the bytes each host page compresses
-  // to; 0 = off. The FTL's blocks then hold more, smaller pages.
+  // The FTL's mapping unit (`controller.map_unit`) when it is smaller than
+  // a flash page (4 KiB units on 8 KiB pages): the host's page, packed into
+  // flash pages as compressed pages are (below); 0 = the flash page.
+  uint32_t map_unit = 0;
+  uint32_t host_page() const { return map_unit ? map_unit : geometry.page_size; }
+  // Pages packed into flash pages (model/controller/compression.h): the
+  // bytes each host page takes in flash (compressed by
+  // `controller.compression`, or a map unit as it is); 0 = off. The FTL's
+  // blocks then hold more, smaller pages.
   uint32_t compressed_bytes = 0;
   FlashGeometry ftl_geometry() const {
     FlashGeometry g = geometry;

@@ -29,11 +29,12 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
   dev["trimmed_pages"] = fs.trimmed_pages;
   dev["unmapped_reads"] = fs.unmapped_reads;
   if (cfg.nand.compressed_bytes) {
-    // What the FTL wrote (host pages, uncompressed) against what reached the flash.
+    // Packed pages (compression, a map unit): what the FTL wrote (host
+    // pages, uncompressed) against what reached the flash.
     uint64_t programs = 0;
     for (const auto& ch : channels) programs += ch->stats().programs + ch->stats().gc_programs;
     dev["compression"] = {{"compressed_page_bytes", cfg.nand.compressed_bytes},
-                          {"logical_bytes_written", fs.flash_pages_written * g.page_size},
+                          {"logical_bytes_written", fs.flash_pages_written * cfg.nand.host_page()},
                           {"physical_bytes_written", programs * g.page_size},
                           {"flash_write_amplification",
                            fs.host_pages_written ? double(programs) / double(fs.host_pages_written) : 0.0}};
@@ -74,7 +75,7 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
   dev["dram"] = {{"utilisation", dram.utilisation(active)},
                  {"bytes", dram.bytes_moved()},
                  {"map_bytes", ctl.ftl().map_bytes()},
-                 {"write_cache_bytes", ctl.write_cache().capacity() * g.page_size},
+                 {"write_cache_bytes", ctl.write_cache().capacity() * cfg.nand.host_page()},
                  {"write_cache_read_hits", ctl.write_cache().hits()}};
   return dev;
 }

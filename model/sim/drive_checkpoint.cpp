@@ -83,7 +83,7 @@ std::string drive_fingerprint(const SimConfig& cfg) {
   for (const auto& [k, v] : p.options.text) o << "; " << k << "=" << v;
   o << "; controller.trim=" << cfg.trim << "; raid.members=" << cfg.raid.members << "; raid.stripe=" << cfg.raid.stripe
     << "; check.content=" << cfg.track_content << "; nand.multiplane=" << cfg.nand.multiplane
-    << "; compressed page bytes=" << cfg.nand.compressed_bytes;
+    << "; compressed page bytes=" << cfg.nand.compressed_bytes << "; map unit=" << cfg.nand.host_page();
   return o.str();
 }
 

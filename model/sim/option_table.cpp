@@ -71,6 +71,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"host.irq_overhead",      "0",      "time",  "host CPU time per completion (interrupt and completion handling), on the same host CPU"},
     {"controller.trim",        "true",   "bool",  "the firmware implements TRIM (DATA SET MANAGEMENT); false: TRIM completes without unmapping anything (a drive without TRIM support, as the X25-M G1)"},
     {"controller.compression", "false",  "bool",  "real-time compression of host data (SandForce DuraWrite): pages compress by workload.compressibility and pack back to back in the flash; the space saved is spare area"},
+    {"controller.map_unit",    "0",      "size",  "the FTL maps units of this size, smaller than a flash page (4k on 8k pages): the host's page; the controller packs units into flash pages and programs a page once it is full (write coalescing: a unit that fills none waits in its buffer), a read takes tR and moves its unit; 0 = the flash page"},
     {"controller.serial_gc",   "false",  "bool",  "the firmware runs one GC or merge at a time: a command's GC ops wait for the previous command's GC to finish (single-threaded firmware that stalls on merges)"},
     {"ftl.name",               "page",   "name",  "FTL plug-in (--list-ftls)"},
     {"ftl.op",                 "0.07",   "fraction", "spare area as a fraction of user capacity (0.07 or 7%)"},

@@ -274,6 +274,11 @@ void Options::build() {
   const uint64_t page = size("nand.page_size", false);
   if (page % 512 != 0 || page > (1u << 20)) throw error("nand.page_size", "must be a multiple of 512 B, at most 1m");
   g.page_size = uint32_t(page);
+  const uint64_t unit = size("controller.map_unit");
+  if (unit && (unit % 512 != 0 || unit >= page || page % unit != 0))
+    throw error("controller.map_unit", "must be a multiple of 512 B that divides nand.page_size (" +
+                                           text("nand.page_size") + ") and is smaller");
+  c.nand.map_unit = uint32_t(unit);
   if (g.pages() >= UINT32_MAX)
     throw error("nand.blocks_per_plane", "geometry gives " + std::to_string(g.pages()) +
                                              " flash pages; at most 2^32-1 are supported");
@@ -318,11 +323,11 @@ void Options::build() {
   c.dram.map_entry_bytes = uint32_t(entry);
   // The largest single DRAM access is one host command's data (bounded by
   // the user capacity below); a page is what every command moves at least.
-  check_time("dram.bandwidth", g.page_size / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");
+  check_time("dram.bandwidth", c.nand.host_page() / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");
   if (c.dram.write_cache > c.dram.size)
     throw error("dram.write_cache", "larger than dram.size (" + text("dram.size") + ")");
-  if (c.dram.write_cache && c.dram.write_cache < g.page_size)
-    throw error("dram.write_cache", "smaller than one page (" + text("nand.page_size") + ")");
+  if (c.dram.write_cache && c.dram.write_cache < c.nand.host_page())
+    throw error("dram.write_cache", "smaller than one page (" + std::to_string(c.nand.host_page()) + " B)");
 
   c.cpu.cores = uint32_t(count("cpu.cores", 1, 64));
   c.cpu.clock = frequency("cpu.clock");

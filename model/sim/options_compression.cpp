@@ -1,5 +1,7 @@
-// Controller compression (`controller.compression`) and the data's
-// compressibility (`workload.compressibility`): model/controller/compression.h.
+// Host pages packed into flash pages (model/controller/compression.h):
+// controller compression (`controller.compression`) by the data's
+// compressibility (`workload.compressibility`), and a map unit smaller than
+// the flash page (`controller.map_unit`).
 #include "model/sim/options.h"
 
 namespace ssd {
@@ -18,23 +20,25 @@ void Options::build_compression(SimConfig& c) const {
     percent = j.buffer_compress_percentage;
   }
   c.compressibility = percent;
-  if (!flag("controller.compression")) return;  // the drive stores the data as it comes
+  const bool compress = flag("controller.compression");
   const FlashGeometry& g = c.nand.geometry;
-  // At least one byte, and whole bytes: what a host page compresses to.
-  const uint64_t bytes = (uint64_t(g.page_size) * (100 - percent) + 99) / 100;
-  if (bytes >= g.page_size) return;  // incompressible: nothing changes
+  const uint64_t host = c.nand.host_page();
+  // At least one byte, and whole bytes: what a host page takes in flash.
+  const uint64_t bytes = compress ? (host * (100 - percent) + 99) / 100 : host;
+  if (bytes >= g.page_size) return;  // one host page a flash page: nothing is packed
   c.nand.compressed_bytes = uint32_t(bytes);
+  const std::string cause = compress ? "controller.compression" : "controller.map_unit";
   // The FTL counts a block's valid pages in 16 bits.
   if (uint64_t(g.pages_per_block) * g.page_size / bytes > 32768)
-    throw error("workload.compressibility", "compressed pages of " + std::to_string(bytes) + " B make " +
-                                                std::to_string(uint64_t(g.pages_per_block) * g.page_size / bytes) +
-                                                " per block, over 32768");
+    throw error(compress ? "workload.compressibility" : "controller.map_unit",
+                "packed pages of " + std::to_string(bytes) + " B make " +
+                    std::to_string(uint64_t(g.pages_per_block) * g.page_size / bytes) + " per block, over 32768");
   // Mechanisms that act on whole flash pages of one host page each.
   for (const char* k : {"nand.multiplane", "nand.copyback", "nand.partial_read", "nand.suspend"})
-    if (flag(k)) throw error(k, "is not modelled together with controller.compression (packed compressed pages)");
+    if (flag(k)) throw error(k, "is not modelled together with " + cause + " (host pages packed into flash pages)");
   if (c.powerfail_at != sc_core::SC_ZERO_TIME)
-    throw error("powerfail.at", "is not modelled together with controller.compression (durability of pages still "
-                                "in the compression buffer)");
+    throw error("powerfail.at", "is not modelled together with " + cause +
+                                    " (durability of pages still in the controller's buffer)");
 }
 
 }  // namespace ssd

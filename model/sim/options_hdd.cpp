@@ -11,8 +11,9 @@ void Options::build_raid(SimConfig& c) const {
   c.raid.members = uint32_t(count("raid.members", 1, 16));
   c.raid.stripe = size("raid.stripe", false);
   c.raid.cmd_overhead = duration("raid.cmd_overhead");
-  if (c.raid.stripe % c.nand.geometry.page_size)
-    throw error("raid.stripe", "must be a multiple of nand.page_size (" + text("nand.page_size") + ")");
+  if (c.raid.stripe % c.nand.host_page())
+    throw error("raid.stripe", "must be a multiple of the host page (" + std::to_string(c.nand.host_page()) +
+                                   " B: nand.page_size or controller.map_unit)");
   if (c.raid.members == 1) return;
   if (c.hdd) throw error("raid.members", "stripes SSDs, not a hard disk (device=hdd)");
   for (const char* k : {"powerfail.at", "vcd", "activity"})

@@ -87,7 +87,7 @@ std::string Simulation::workload_description() const {
 
 void Simulation::run(const std::vector<HostStream>& streams) {
   auto t0 = Clock::now();
-  const uint32_t page = cfg_.nand.geometry.page_size;
+  const uint32_t page = cfg_.nand.host_page();
   if (cfg_.track_content && drive_)
     shadow_ = std::make_unique<ContentShadow>(drive_->user_bytes() / page, page);
   const bool show_progress = cfg_.log_level != "off";
@@ -127,7 +127,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
 
   if (cfg_.powerfail_at != sc_core::SC_ZERO_TIME) {
     power_fail_ = std::make_unique<PowerFail>(cfg_.powerfail_at, cfg_.dram.plp, shadow_->tags(),
-                                              cfg_.nand.geometry.page_size);
+                                              cfg_.nand.host_page());
     drive_->controller.on_host_program(
         [this](uint64_t lpn, uint64_t tag, const sc_time& done) { power_fail_->programmed(lpn, tag, done); });
   }

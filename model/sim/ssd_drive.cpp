@@ -24,7 +24,7 @@ SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
   controller.dram.bind(dram.socket);
   add_channels(cfg, controller, channels);
   if (cfg.raid.members > 1) {
-    raid = std::make_unique<RaidFrontend>("raid", cfg.raid, cfg.nand.geometry.page_size);
+    raid = std::make_unique<RaidFrontend>("raid", cfg.raid, cfg.nand.host_page());
     sata.controller.bind(raid->host);
     raid->member.bind(controller.host);
     for (uint32_t m = 1; m < cfg.raid.members; ++m) {
@@ -35,7 +35,7 @@ SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
     sata.controller.bind(controller.host);
   }
   sata.set_capacity(user_bytes());
-  if (cfg.store_data) sata.store_data(cfg.nand.geometry.page_size);
+  if (cfg.store_data) sata.store_data(cfg.nand.host_page());
 }
 
 void SsdDrive::trace(ActivityRecorder& rec) {

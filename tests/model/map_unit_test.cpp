@@ -52,6 +52,21 @@ TEST(MapUnit, WithoutItA4kWriteReadsAndProgramsTheWholePage) {
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), rmw / kNs);
 }
 
+TEST(MapUnit, GcKeepsEveryUnitsData) {
+  // A used drive of 4 KiB units on 8 KiB pages, random 4 KiB and 2 KiB
+  // (read-modify-write of a unit) reads and writes under GC: every read is
+  // checked against what the host last wrote (a mismatch exits 3).
+  auto r = simulate({"--nand.channels=2", "--nand.dies_per_channel=2", "--nand.page_size=8k",
+                     "--nand.blocks_per_plane=64", "--nand.pages_per_block=64", "--controller.map_unit=4k",
+                     "--precondition=used", "--check.content=true", "--workload.rw=randrw", "--workload.bs=2k",
+                     "--workload.number_ios=20000"});
+  EXPECT_GT(r["device"]["gc_runs"].get<uint64_t>(), 100u);
+  EXPECT_GT(r["device"]["content_check"]["pages_checked"].get<uint64_t>(), 9000u);
+  // The user capacity is the flash pages' (2 planes by default), in units.
+  EXPECT_EQ(r["device"]["user_capacity_bytes"].get<uint64_t>(),
+            uint64_t(2 * 2 * 2 * 64 * 64 / 1.07) * 8192);
+}
+
 TEST(MapUnit, BadValuesAndCombinationsAreRefused) {
   for (const std::vector<std::string>& a : std::vector<std::vector<std::string>>{
            {"--controller.map_unit=3000B"}, {"--controller.map_unit=8k"}, {"--controller.map_unit=16k"},

@@ -48,6 +48,10 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   // for a read what each page held (filled by the drive when it tracks content).
   uint64_t data_tag = 0;
   std::vector<PageData> content;
+  // nand.suspend: the completion answered moved later by this much (a read
+  // suspended a program the command waits for, after the drive replied);
+  // the host waits it out once the answered time has come.
+  sc_time postponed;
 
   tlm_extension_base* clone() const override { return new HostCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const HostCommand&>(e); }
@@ -65,8 +69,9 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   bool gc = false;     // for statistics: background (GC) or host work
   uint64_t ppn = 0;    // for activity traces: the flash page (erase: the block's first)
   uint64_t lpn = PageData::kUnmapped;  // for activity traces: the host page it serves, if any
-  // nand.suspend. Request: a program or erase whose end no one waits for
-  // (a write-back destage, idle-time GC), so a later read may suspend it.
+  // nand.suspend. Request: a program or erase whose waiters the controller
+  // can move (a host write, a write-back destage, idle-time GC), so a later
+  // read may suspend it.
   // Response to a read that suspended one: the operation's end moved from
   // `resumed_from` to `resumed_to` (both zero otherwise).
   bool suspendable = false;

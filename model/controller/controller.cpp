@@ -43,6 +43,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
   }
   flash_trans_.set_extension(&flash_cmd_);
   dram_trans_.set_extension(&dram_cmd_);
+  if (cfg.nand.suspend) awaited_.assign(fgeo_.dies(), Awaited{});
 }
 
 Controller::~Controller() {
@@ -169,6 +170,11 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       t = dram_access(uint32_t(cmd.bytes), t);
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
+      // nand.suspend: the command's programs may be suspended by a read (not
+      // a RAID member's: its command is the front-end's, gone once answered);
+      // the host is then told to wait longer (resumed()).
+      suspendable_ = cfg_.nand.suspend && cfg_.raid.members == 1;
+      awaiting_ = suspendable_ ? &cmd : nullptr;
       for (uint64_t l = first; l <= last;) {
         const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
         sc_time at[16], ends[16];
@@ -177,6 +183,8 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
         for (uint32_t k = 0; k < n; ++k) done = std::max(done, ends[k]);
         l += n;
       }
+      suspendable_ = false;
+      if (awaiting_) flash_done_[awaiting_] = done, awaiting_ = nullptr;
       break;
     }
     case HostOp::Trim:
@@ -529,14 +537,23 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
   if (flash_cmd_.resumed_to != sc_core::SC_ZERO_TIME) resumed(die.v, flash_cmd_.resumed_from, flash_cmd_.resumed_to);
+  if (awaiting_ && flash_cmd_.suspendable) awaited_[die.v] = {now + delay, awaiting_};
   return now + delay;
 }
 
 void Controller::resumed(uint32_t die, const sc_time& from, const sc_time& to) {
-  // A read suspended a destage program or an idle-time GC op on `die`: what
-  // waited for its end waits longer. The write cache's slots of the pages
-  // it programs stay held (reads keep hitting them, FLUSH waits); idle-time
-  // GC issues its next op at the old end and finds the die still busy.
+  // A read suspended an op on `die` that ended at `from`: what waited for
+  // its end waits longer. A write-through command whose flash work ended
+  // there completes that much later (its host is told); the write cache's
+  // slots of the pages it programs stay held (reads keep hitting them,
+  // FLUSH waits); idle-time GC issues its next op at the old end and finds
+  // the die still busy.
+  if (Awaited& a = awaited_[die]; a.cmd && a.end == from) {
+    // Live: the op has not ended, so neither has the command.
+    sc_time& done = flash_done_[a.cmd];
+    if (to > done) a.cmd->postponed += to - done, done = to;
+    a.end = to;
+  }
   if (!cache_.enabled()) return;
   cache_.postpone(from, to, [&](uint32_t lpn) {
     const Ppn p = ftl_->lookup(Lpn(lpn));

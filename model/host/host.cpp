@@ -134,6 +134,11 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
     else if (req.op == HostOp::Read) shadow_->check_read(req.offset, req.bytes, cmd.content);
   }
   sc_core::wait(delay);
+  while (cmd.postponed != sc_core::SC_ZERO_TIME) {  // nand.suspend moved the completion (more than once, maybe)
+    const sc_time more = cmd.postponed;
+    cmd.postponed = sc_core::SC_ZERO_TIME;
+    sc_core::wait(more);
+  }
   if (req.op != HostOp::Flush) {  // the drive's completion frees the tag
     if (tag_queue_.empty()) {
       free_tags_ |= 1u << tag;

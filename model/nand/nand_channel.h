@@ -21,8 +21,9 @@
 // time: tR before, tPROG or tBERS after.
 //
 // Program/erase suspend (`nand.suspend`): a host read whose die is in the
-// array step of a suspendable program or erase (one nobody waits for: the
-// controller says so) suspends it: the read's tR starts t_suspend after it
+// array step of a suspendable program or erase (a host write's, a destage,
+// idle-time GC: the controller says so, and moves what waits for its end)
+// suspends it: the read's tR starts t_suspend after it
 // arrives (or after the array step began, if it came during the data
 // transfer in), its data moves out, and the operation resumes, ending later
 // by the time the die spent away from it. Only the die's last booked

@@ -1,9 +1,10 @@
 // Program/erase suspend (nand.suspend), timed exactly on an idle drive: a
-// host read that finds its die programming a write-back destage suspends
-// the program (tR t_suspend after it reaches the die) instead of waiting
-// for it; the program resumes after the read's data is out and ends later
-// by that time, so the page's write-cache slot stays held that much longer
-// (a read of it then still hits the cache). The erase case:
+// host read that finds its die programming suspends the program (tR
+// t_suspend after it reaches the die) instead of waiting for it; the
+// program resumes after the read's data is out and ends later by that
+// time: a write-back destage holds its page's write-cache slot that much
+// longer (a read of it then still hits the cache), a write-through write
+// completes that much later. The erase case:
 // IdleWork.ReadSuspendsTheBackgroundErase (ftl_interface_test.cpp).
 #include <gtest/gtest.h>
 
@@ -68,6 +69,35 @@ TEST_P(Suspend, AReadSuspendsTheDestageProgram) {
 }
 
 INSTANTIATE_TEST_SUITE_P(OffOn, Suspend, testing::Bool());
+
+// Write-through (no write cache): the host waits for the program. A read
+// halfway through it suspends it all the same; the write's completion,
+// already answered, moves later by the die's time away, and the host sees
+// it then.
+class SuspendWriteThrough : public testing::TestWithParam<bool> {};
+
+TEST_P(SuspendWriteThrough, TheWriteCompletesLaterByTheReadsTime) {
+  const bool on = GetParam();
+  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
+                             "--check.content=true"};
+  if (on) a.insert(a.end(), {"--nand.suspend=true", "--nand.t_suspend=30us"});
+  const Options opts = parse(drive(a));
+  Simulation sim(opts.config());
+  // The Write4k schedule: its tPROG ends kComplete before the write completes.
+  const uint64_t write = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kLookup + kUpdate + dram(8) + kFlashOp +
+                         kXfer + kTprog + kComplete;
+  const uint64_t program_end = write - kComplete, read_at = program_end - kTprog / 2;
+  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Read, 1, read_at)});
+  sim.run(&src, 2);  // the read is issued while the write is outstanding
+  const auto r = sim.report();
+  const uint64_t away = kSuspend + kTr + kXfer;
+  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), (write + (on ? away : 0)) / kNs);
+  const uint64_t read = on ? kToDie + away + kFromFlash : program_end + kTr + kXfer + kFromFlash - read_at;
+  EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(), read / kNs);
+  EXPECT_EQ(r["device"]["channels"][0]["suspends"], on ? 1 : 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(OffOn, SuspendWriteThrough, testing::Bool());
 
 TEST(Suspend, OnlyTheDiesLastOperationIsSuspended) {
   // Two writes back to back: the second's program is booked behind the

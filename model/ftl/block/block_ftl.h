@@ -60,6 +60,9 @@ class BlockFtl : public Ftl {
   void check_consistency() const override;
   void reset_stats() override;
   bool checkpoint(Checkpoint& c) override;
+  // The state of long uniform random overwrites (the `steady` phase):
+  // written, but short (block_ftl.cpp).
+  bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;

@@ -1,6 +1,6 @@
 #include "model/ftl/block/block_ftl.h"
 
-#include "model/sim/random.h"
+#include "model/ftl/steady_written.h"
 
 #include <algorithm>
 #include <cmath>
@@ -470,18 +470,7 @@ bool BlockFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t
   // capacity of random overwrites (`torture`) is therefore reached by a
   // fill and 16 buffers' worth of random writes per die; the same IOPS and
   // WA follow (tested on a small drive). Wear is not (erase counts stay low).
-  FtlWork w;
-  w.record_ops = false;
-  for (uint64_t l = 0; l < user_pages_; ++l) {
-    w.clear();
-    write(Lpn(uint32_t(l)), version(l), w);
-  }
-  Random rng(seed);
-  for (uint64_t i = 0, n = 16ull * buffer_pages_ * geo_.dies(); i < n; ++i) {
-    const uint64_t l = rng.below(user_pages_);
-    w.clear();
-    write(Lpn(uint32_t(l)), version(l), w);
-  }
+  fill_then_overwrite(*this, seed, 16ull * buffer_pages_ * geo_.dies(), version);
   return true;
 }
 

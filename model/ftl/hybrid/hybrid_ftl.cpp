@@ -1,6 +1,6 @@
 #include "model/ftl/hybrid/hybrid_ftl.h"
 
-#include "model/sim/random.h"
+#include "model/ftl/steady_written.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -426,18 +426,7 @@ bool HybridFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_
   // small drive). Wear is not (erase counts stay low). FAST's shared random
   // logs take far longer to settle: no such shortcut.
   if (scheme_ != Scheme::Bast) return false;
-  FtlWork w;
-  w.record_ops = false;
-  for (uint64_t l = 0; l < user_pages_; ++l) {
-    w.clear();
-    write(Lpn(uint32_t(l)), version(l), w);
-  }
-  Random rng(seed);
-  for (uint64_t i = 0, n = 16ull * pool_ * geo_.dies(); i < n; ++i) {
-    const uint64_t l = rng.below(user_pages_);
-    w.clear();
-    write(Lpn(uint32_t(l)), version(l), w);
-  }
+  fill_then_overwrite(*this, seed, 16ull * pool_ * geo_.dies(), version);
   return true;
 }
 

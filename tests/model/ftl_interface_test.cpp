@@ -75,21 +75,28 @@ const uint64_t kWrite = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kLo
                         ps_xfer(4096, kChannel) + kTprog + kComplete;
 const uint64_t kIdle = 100000 * kNs, kErase = 2000000 * kNs;
 
-TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
-  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
-                                    "--ftl.name=test-idle", "--ftl.idle_after=100us"}));
+// The write completes at kWrite; the host is then quiet. Slice 1 issues its
+// erase (one flash_op step on the core) at kWrite + idle_after; slice 2
+// follows when it ends (at kE2); the read arrives in the middle of the second.
+const uint64_t kE1 = kWrite + kIdle + kFlashOp + kErase, kE2 = kE1 + kFlashOp + kErase, kReadAt = kE1 + kErase / 2;
+
+// One die with the erase-per-slice test FTL: a write at 0, a read at kReadAt.
+nlohmann::json read_during_second_erase(std::vector<std::string> extra) {
+  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
+                             "--ftl.name=test-idle", "--ftl.idle_after=100us"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  const Options opts = parse(drive(a));
   Simulation sim(opts.config());
-  // The write completes at kWrite; the host is then quiet. Slice 1 issues its
-  // erase (one flash_op step on the core) at kWrite + idle_after; slice 2
-  // follows when it ends; the read arrives in the middle of the second.
-  const uint64_t e1 = kWrite + kIdle + kFlashOp + kErase, e2 = e1 + kFlashOp + kErase;
-  const uint64_t read_at = e1 + kErase / 2;
-  Timed src({at(ssdtlm::HostOp::Write, 0, 4096, 0), at(ssdtlm::HostOp::Read, 0, 4096, read_at)});
+  Timed src({at(ssdtlm::HostOp::Write, 0, 4096, 0), at(ssdtlm::HostOp::Read, 0, 4096, kReadAt)});
   sim.run(&src, 1);
-  const auto r = sim.report();
-  const uint64_t read_done = e2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
+  return sim.report();
+}
+
+TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
+  const auto r = read_during_second_erase({});
+  const uint64_t read_done = kE2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite / kNs);
-  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), (read_done - read_at) / kNs);
+  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), (read_done - kReadAt) / kNs);
   // The third slice waits for the host to be quiet again, then runs.
   EXPECT_EQ(r["device"]["background_slices"], 3);
   EXPECT_EQ(r["device"]["ftl"]["name"], "test-idle");
@@ -97,7 +104,7 @@ TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
   EXPECT_EQ(r["device"]["channels"][0]["gc_erases"], 3);
   // The idle time counts from the firmware's last completion, which it posts
   // while the read data may still stream to the host (the link's part).
-  const uint64_t firmware_done = e2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + kComplete;
+  const uint64_t firmware_done = kE2 + kTr + ps_xfer(4096, kChannel) + dram(4096) + kComplete;
   EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (firmware_done + kIdle + kFlashOp + kErase - read_done) / kNs);
 }
 
@@ -106,19 +113,12 @@ TEST(IdleWork, ReadDuringBackgroundEraseWaitsForThatEraseOnly) {
 // data is out and ends later by the time the die was away from it.
 TEST(IdleWork, ReadSuspendsTheBackgroundErase) {
   const uint64_t kSuspend = 20000 * kNs;  // nand.t_suspend's default
-  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=none",
-                                    "--ftl.name=test-idle", "--ftl.idle_after=100us", "--nand.suspend=true"}));
-  Simulation sim(opts.config());
-  const uint64_t e1 = kWrite + kIdle + kFlashOp + kErase, e2 = e1 + kFlashOp + kErase;
-  const uint64_t read_at = e1 + kErase / 2;
-  Timed src({at(ssdtlm::HostOp::Write, 0, 4096, 0), at(ssdtlm::HostOp::Read, 0, 4096, read_at)});
-  sim.run(&src, 1);
-  const auto r = sim.report();
+  const auto r = read_during_second_erase({"--nand.suspend=true"});
   // The read reaches the die mid-erase: t_suspend, tR, the page out.
-  const uint64_t at_die = read_at + kCmd + kDecode + kLookup + dram(4) + kFlashOp;
+  const uint64_t at_die = kReadAt + kCmd + kDecode + kLookup + dram(4) + kFlashOp;
   const uint64_t data_out = at_die + kSuspend + kTr + ps_xfer(4096, kChannel), away = data_out - at_die;
   const uint64_t read_done = data_out + dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
-  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), (read_done - read_at) / kNs);
+  EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), (read_done - kReadAt) / kNs);
   EXPECT_EQ(r["device"]["channels"][0]["suspends"], 1);
   // The die: the write's program, three erases and the time away (the read).
   EXPECT_EQ(r["device"]["dies"][0]["busy_ns"].get<uint64_t>(),
@@ -126,7 +126,7 @@ TEST(IdleWork, ReadSuspendsTheBackgroundErase) {
   // The third slice is issued at the erase's old end (the host is quiet by
   // then) and starts when the resumed erase is done.
   EXPECT_EQ(r["device"]["background_slices"], 3);
-  EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (e2 + away + kErase - read_done) / kNs);
+  EXPECT_EQ(r["device"]["drain_ns"].get<uint64_t>(), (kE2 + away + kErase - read_done) / kNs);
 }
 
 TEST(Trim, FlashWorkOfAnUnmapIsTimed) {

@@ -72,10 +72,10 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // nand.suspend. Request: a program or erase whose waiters the controller
   // can move (a host write, a write-back destage, idle-time GC), so a later
   // read may suspend it.
-  // Response to a read that suspended one: the operation's end moved from
-  // `resumed_from` to `resumed_to` (both zero otherwise).
+  // Response to a read that suspended one: the operations on the die whose
+  // ends moved, each as {from, to}, latest first (empty otherwise).
   bool suspendable = false;
-  sc_core::sc_time resumed_from, resumed_to;
+  std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> resumed;
 
   tlm_extension_base* clone() const override { return new FlashCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const FlashCommand&>(e); }

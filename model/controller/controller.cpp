@@ -43,7 +43,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
   }
   flash_trans_.set_extension(&flash_cmd_);
   dram_trans_.set_extension(&dram_cmd_);
-  if (cfg.nand.suspend) awaited_.assign(fgeo_.dies(), Awaited{});
+  if (cfg.nand.suspend) awaited_.assign(fgeo_.dies(), {});
 }
 
 Controller::~Controller() {
@@ -536,8 +536,12 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   const sc_time now = sc_core::sc_time_stamp();
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
-  if (flash_cmd_.resumed_to != sc_core::SC_ZERO_TIME) resumed(die.v, flash_cmd_.resumed_from, flash_cmd_.resumed_to);
-  if (awaiting_ && flash_cmd_.suspendable) awaited_[die.v] = {now + delay, awaiting_};
+  for (const auto& [from, to] : flash_cmd_.resumed) resumed(die.v, from, to);
+  if (awaiting_ && flash_cmd_.suspendable) {
+    std::vector<Awaited>& live = awaited_[die.v];
+    live.erase(std::remove_if(live.begin(), live.end(), [&](const Awaited& a) { return a.end <= now; }), live.end());
+    live.push_back({now + delay, awaiting_});
+  }
   return now + delay;
 }
 
@@ -548,12 +552,13 @@ void Controller::resumed(uint32_t die, const sc_time& from, const sc_time& to) {
   // slots of the pages it programs stay held (reads keep hitting them,
   // FLUSH waits); idle-time GC issues its next op at the old end and finds
   // the die still busy.
-  if (Awaited& a = awaited_[die]; a.cmd && a.end == from) {
-    // Live: the op has not ended, so neither has the command.
-    sc_time& done = flash_done_[a.cmd];
-    if (to > done) a.cmd->postponed += to - done, done = to;
-    a.end = to;
-  }
+  for (Awaited& a : awaited_[die])
+    if (a.end == from) {
+      // Live: the op has not ended, so neither has the command.
+      sc_time& done = flash_done_[a.cmd];
+      if (to > done) a.cmd->postponed += to - done, done = to;
+      a.end = to;
+    }
   if (!cache_.enabled()) return;
   cache_.postpone(from, to, [&](uint32_t lpn) {
     const Ppn p = ftl_->lookup(Lpn(lpn));

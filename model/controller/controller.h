@@ -174,13 +174,14 @@ class Controller : public sc_core::sc_module {
   std::vector<uint8_t> bg_busy_;  // ftl.idle_dies > 1: per die, the idle loops' slices working on it
   bool suspendable_ = false;  // nand.suspend: the ops being issued may be suspended by a read
   // nand.suspend, write-through: the command being served, and per die its
-  // last suspendable op's end; per command, when its flash work ends.
+  // suspendable ops not yet ended (their ends, their commands); per
+  // command, when its flash work ends.
   ssdtlm::HostCommand* awaiting_ = nullptr;
   struct Awaited {
     sc_time end;
     ssdtlm::HostCommand* cmd = nullptr;
   };
-  std::vector<Awaited> awaited_;
+  std::vector<std::vector<Awaited>> awaited_;
   std::unordered_map<const ssdtlm::HostCommand*, sc_time> flash_done_;
   uint64_t trims_ignored_ = 0;
   bool ftl_buffered_ = false;  // the FTL answered a write without programming it

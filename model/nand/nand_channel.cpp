@@ -1,6 +1,7 @@
 #include "model/nand/nand_channel.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "tlm/ssd_protocol.h"
 
@@ -12,7 +13,7 @@ using ssdtlm::FlashOpKind;
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
     : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel),
       register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
-      suspendable_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
+      booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
   socket.register_b_transport(this, &NandChannel::b_transport);
 }
 
@@ -41,15 +42,6 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (cfg_.suspend) {
-    cmd->resumed_from = cmd->resumed_to = sc_core::SC_ZERO_TIME;
-    sc_time end;
-    if (cmd->kind == FlashOpKind::Read && !cmd->gc && suspend_for(*cmd, now + delay, before, xfer, end)) {
-      delay = end - now;
-      trans.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
-  }
   // The die is held from the start of its array step until the end of the
   // step after the transfer (data waits in the page register for the bus).
   // The transfer itself may be split over the bus's free gaps: the controller
@@ -63,6 +55,23 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     if (conflict == start) break;
     earliest = conflict;  // the die is booked inside our span: start after that booking
   }
+  if (cfg_.suspend) {
+    cmd->resumed.clear();
+    std::vector<Booking>& booked = booked_[cmd->die];
+    booked.erase(booked.begin(), std::find_if(booked.begin(), booked.end(), [&](const Booking& b) { return b.end > now; }));
+    sc_time read_end;
+    if (cmd->kind == FlashOpKind::Read && !cmd->gc && suspend_for(*cmd, now + delay, before, xfer, end, read_end)) {
+      delay = read_end - now;
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+    // Reads and foreground work are bookings too: nobody can move them.
+    const Booking b{start, end - after, end, sc_core::SC_ZERO_TIME,
+                    cmd->suspendable && cmd->kind != FlashOpKind::Read};
+    booked.insert(std::upper_bound(booked.begin(), booked.end(), b,
+                                   [](const Booking& x, const Booking& y) { return x.start < y.start; }),
+                  b);
+  }
   if (bus_track_) {
     const Activity what = cmd->kind == FlashOpKind::Read      ? Activity::Read
                           : cmd->kind == FlashOpKind::Program ? Activity::Program
@@ -72,12 +81,6 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   }
   die.reserve(start, end - start);
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
-  if (cfg_.suspend && cmd->kind != FlashOpKind::Read) {
-    // Only the die's last booking can be suspended (what is booked after it
-    // keeps its promised times): a later one replaces the record.
-    if (end == die.busy_until())
-      suspendable_[cmd->die] = cmd->suspendable ? Suspendable{end - after, end, sc_core::SC_ZERO_TIME} : Suspendable{};
-  }
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -112,32 +115,55 @@ sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earl
 }
 
 bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const sc_time& t_read, const sc_time& xfer,
-                              sc_time& end) {
-  ssdtlm::Timeline& die = dies_.at(cmd.die);
-  Suspendable& s = suspendable_[cmd.die];
-  // Still the die's last booking, and still running when the read comes.
-  if (s.end == sc_core::SC_ZERO_TIME || s.end != die.busy_until() || s.end <= earliest) return false;
-  // The array step must have begun (a program's data moves in first); a
-  // read that suspended it already has the die until its data is out.
-  const sc_time at = std::max({earliest, s.array_start, s.read_end});
-  const sc_time start = at + cfg_.t_suspend;
-  if (start >= s.end) return false;  // waiting for it is as quick
-  end = xfer == sc_core::SC_ZERO_TIME ? start + t_read : bus_.fill_end(start + t_read, xfer);
-  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + t_read, xfer);
-  // The die spends [at, end) away from the operation, which ends that much
-  // later: one reservation, extended (a trace shows the die busy with it).
-  const sc_time away = end - at;
-  if (bus_track_) {
-    die_tracks_[cmd.die]->label(Activity::Read, false, cmd.lpn, cmd.ppn, cmd.bytes);
-    bus_track_->label(Activity::Transfer, false, cmd.lpn, cmd.ppn, cmd.bytes);
+                              const sc_time& booked_end, sc_time& end) {
+  std::vector<Booking>& booked = booked_[cmd.die];
+  for (size_t i = 0; i < booked.size(); ++i) {
+    Booking& b = booked[i];
+    if (!b.suspendable || b.end <= earliest) continue;
+    // The array step must have begun (a program's data moves in first); a
+    // read that suspended it already has the die until its data is out.
+    const sc_time at = std::max({earliest, b.array_start, b.read_end});
+    const sc_time start = at + cfg_.t_suspend;
+    if (start >= b.end) continue;  // waiting for it is as quick
+    end = xfer == sc_core::SC_ZERO_TIME ? start + t_read : bus_.fill_end(start + t_read, xfer);
+    // Later candidates would end later still.
+    if (end >= booked_end) return false;
+    // The die spends [at, end) away from the operation, which ends that much
+    // later; each booking behind it moves by what the gap before it does not
+    // absorb. All that moves must be movable.
+    const sc_time away = end - at;
+    sc_time carry = away;
+    size_t last = i;
+    for (;; ++last) {
+      if (!booked[last].suspendable) break;
+      if (last + 1 == booked.size() || carry <= booked[last + 1].start - booked[last].end) break;
+      carry -= booked[last + 1].start - booked[last].end;
+    }
+    if (!booked[last].suspendable) continue;
+    if (bus_track_) {
+      die_tracks_[cmd.die]->label(Activity::Read, false, cmd.lpn, cmd.ppn, cmd.bytes);
+      bus_track_->label(Activity::Transfer, false, cmd.lpn, cmd.ppn, cmd.bytes);
+    }
+    if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + t_read, xfer);
+    // The die's reservations stay where they are (it is busy with the read
+    // or the moved operations); what the moves take of each gap is added.
+    ssdtlm::Timeline& die = dies_.at(cmd.die);
+    carry = away;
+    for (size_t j = i; j <= last; ++j) {
+      Booking& m = booked[j];
+      const sc_time gap = j + 1 < booked.size() ? booked[j + 1].start - m.end : carry;
+      if (std::min(carry, gap) != sc_core::SC_ZERO_TIME) die.reserve(m.end, std::min(carry, gap));
+      cmd.resumed.emplace_back(m.end, m.end + carry);
+      if (j > i) m.start += carry, m.array_start += carry;
+      m.end += carry;
+      if (j < last) carry -= gap;
+    }
+    std::reverse(cmd.resumed.begin(), cmd.resumed.end());  // latest first: no moved end meets an older one
+    b.read_end = end;
+    ++stats_.suspends;
+    return true;
   }
-  die.reserve(s.end, away);
-  cmd.resumed_from = s.end;
-  cmd.resumed_to = s.end + away;
-  s.end = cmd.resumed_to;
-  s.read_end = end;
-  ++stats_.suspends;
-  return true;
+  return false;
 }
 
 void NandChannel::trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies) {

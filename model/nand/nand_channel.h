@@ -23,14 +23,17 @@
 // Program/erase suspend (`nand.suspend`): a host read whose die is in the
 // array step of a suspendable program or erase (a host write's, a destage,
 // idle-time GC: the controller says so, and moves what waits for its end)
-// suspends it: the read's tR starts t_suspend after it
-// arrives (or after the array step began, if it came during the data
-// transfer in), its data moves out, and the operation resumes, ending later
-// by the time the die spent away from it. Only the die's last booked
-// operation can be suspended: the calendar books ahead, and each operation
-// booked before the last was promised its end (the next one starts then),
-// so a read waits for those and suspends the last once its array step
-// begins. Reads are not reordered ahead of booked programs.
+// suspends it: the read's tR starts t_suspend after it arrives (or after
+// the array step began, if it came during the data transfer in), its data
+// moves out, and the operation resumes, ending later by the time the die
+// spent away from it. The die's later bookings move with it, each by what
+// is left of that time after the idle gap before it, so the read goes ahead
+// of everything booked behind the running operation. A read does not
+// suspend an operation that would move a booking nobody can postpone (a
+// host read, foreground GC): it waits as before. A moved operation keeps
+// its place on the bus: a program behind the suspended one moves its data
+// in at the time first booked (the bus calendar cannot move a booking), so
+// other dies' transfers do not wait for it at its new time.
 
 #include <systemc>
 #include <tlm>
@@ -73,19 +76,23 @@ class NandChannel : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
   // A program or read through the cache register; returns its end.
   sc_time cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array, const sc_time& xfer);
-  // nand.suspend: serve the read `cmd` by suspending its die's operation, if
-  // that is sooner than waiting for it; true and `end` (the read's) if so.
+  // nand.suspend: serve the read `cmd` by suspending an operation on its
+  // die, if the read then ends before `booked_end` (where the calendar would
+  // put it); true and `end` (the read's) if so.
   bool suspend_for(ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& t_read, const sc_time& xfer,
-                   sc_time& end);
+                   const sc_time& booked_end, sc_time& end);
 
   NandConfig cfg_;
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
   std::vector<sc_time> register_free_;  // per die, cache modes only: when the cache register is free
-  struct Suspendable {  // nand.suspend: the die's last booked program or erase, if suspendable
-    sc_time array_start, end, read_end;  // read_end: the last read that suspended it
+  // nand.suspend: per die, its operations not yet ended, by start. read_end:
+  // the end of the last read that suspended it (the die is the read's until then).
+  struct Booking {
+    sc_time start, array_start, end, read_end;
+    bool suspendable;
   };
-  std::vector<Suspendable> suspendable_;
+  std::vector<std::vector<Booking>> booked_;
   Stats stats_;
   ActivityTrack* bus_track_ = nullptr;  // null unless traced
   std::vector<ActivityTrack*> die_tracks_;

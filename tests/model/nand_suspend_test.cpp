@@ -99,24 +99,63 @@ TEST_P(SuspendWriteThrough, TheWriteCompletesLaterByTheReadsTime) {
 
 INSTANTIATE_TEST_SUITE_P(OffOn, SuspendWriteThrough, testing::Bool());
 
-TEST(Suspend, OnlyTheDiesLastOperationIsSuspended) {
-  // Two writes back to back: the second's program is booked behind the
-  // first's on the only die. A read during the first cannot suspend it (its
-  // end is promised: the second starts then); it suspends the second once
-  // that one's array step begins (after its data moved in).
+TEST(SuspendWriteThrough, EveryWriteBehindTheSuspendedProgramCompletesLater) {
+  // Two write-through writes queued together: the second's program is
+  // booked behind the first's on the only die. A read during the first
+  // suspends it; both programs, and so both writes, end later by the die's
+  // time away.
   const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
-                                    "--dram.write_cache=64k", "--nand.suspend=true", "--nand.t_suspend=30us"}));
+                                    "--nand.suspend=true", "--nand.t_suspend=30us"}));
   Simulation sim(opts.config());
-  const uint64_t read_at = kProgramEnd - kTprog / 2;
-  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Write, 2, 1000 * kNs),
+  const uint64_t write = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kLookup + kUpdate + dram(8) + kFlashOp +
+                         kXfer + kTprog + kComplete;
+  const uint64_t program_end = write - kComplete, read_at = program_end - kTprog / 2, second_at = 1000 * kNs;
+  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Write, 2, second_at),
                      at(ssdtlm::HostOp::Read, 1, read_at)});
+  sim.run(&src, 3);
+  const auto r = sim.report();
+  const uint64_t away = kSuspend + kTr + kXfer;
+  // The second program follows the first (its data in, then tPROG).
+  const uint64_t second = program_end + kXfer + kTprog + kComplete - second_at;
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), (write + away) / kNs);
+  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), (second + away) / kNs);
+  EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(), (kToDie + away + kFromFlash) / kNs);
+  EXPECT_EQ(r["device"]["channels"][0]["suspends"], 1);
+}
+
+class SuspendChain : public testing::TestWithParam<bool> {};
+
+TEST_P(SuspendChain, AReadGoesAheadOfTheProgramsBookedBehindTheRunningOne) {
+  // Two writes back to back: the second's destage program is booked right
+  // behind the first's on the only die. A read during the first suspends it
+  // and both programs end later by the die's time away (the second's
+  // write-cache slot is then held past its first end: a read of it just
+  // after that end still hits the cache). Without suspend the read waits
+  // for both programs, and the re-read finds the page on flash.
+  const bool on = GetParam();
+  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
+                             "--dram.write_cache=64k", "--check.content=true"};
+  if (on) a.insert(a.end(), {"--nand.suspend=true", "--nand.t_suspend=30us"});
+  const Options opts = parse(drive(a));
+  Simulation sim(opts.config());
+  const uint64_t read_at = kProgramEnd - kTprog / 2, second_end = kProgramEnd + kXfer + kTprog;
+  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Write, 2, 1000 * kNs),
+                     at(ssdtlm::HostOp::Read, 1, read_at), at(ssdtlm::HostOp::Read, 2, second_end + 1000 * kNs)});
   sim.run(&src, 1);
   const auto r = sim.report();
-  EXPECT_EQ(r["device"]["channels"][0]["suspends"], 1);
-  const uint64_t second_array = kProgramEnd + kXfer;
-  EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(),
-            (second_array + kSuspend + kTr + kXfer + kFromFlash - read_at) / kNs);
+  const uint64_t away = kSuspend + kTr + kXfer;
+  EXPECT_EQ(r["device"]["channels"][0]["suspends"], on ? 1 : 0);
+  const uint64_t read = on ? kToDie + away + kFromFlash : second_end + kTr + kXfer + kFromFlash - read_at;
+  EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(), read / kNs);
+  EXPECT_EQ(r["device"]["dram"]["write_cache_read_hits"], on ? 1 : 0);
+  EXPECT_EQ(r["device"]["content_check"]["pages_checked"], 2);
+  // Die: two programs, the read (and t_suspend), and without suspend the
+  // re-read from flash (its tR waits for the first read's data to leave).
+  const uint64_t die_busy = 2 * (kXfer + kTprog) + kTr + kXfer + (on ? kSuspend : kTr + kXfer);
+  EXPECT_EQ(r["device"]["dies"][0]["busy_ns"].get<uint64_t>(), die_busy / kNs);
 }
+
+INSTANTIATE_TEST_SUITE_P(OffOn, SuspendChain, testing::Bool());
 
 TEST(Suspend, OptionsThatWouldBeIgnoredOrCannotCombineAreRefused) {
   const auto refused = [](std::vector<std::string> a, const std::string& option) {

@@ -1,0 +1,130 @@
+// Program/erase suspend on one NAND die's calendar (model/nand/nand_channel.h),
+// driven by flash commands directly: a read suspends the running program;
+// the bookings behind it move by what the idle gap before each does not
+// absorb, and a read never moves a booking that cannot be postponed (it
+// then waits, as without suspend). No data moves (bytes = 0), so every time
+// is a sum of tPROG, tR and t_suspend. The drive-level cases (a destage, a
+// write-through write, an erase; off and on) are in nand_suspend_test.cpp.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "model/nand/nand_channel.h"
+#include "tlm/ssd_protocol.h"
+
+namespace {
+
+using sc_core::sc_time;
+using sc_core::SC_US;
+using ssdtlm::FlashCommand;
+using ssdtlm::FlashOpKind;
+
+const sc_time kProg(900, SC_US), kRead(50, SC_US), kSuspend(30, SC_US);
+
+ssd::NandConfig one_die() {
+  ssd::NandConfig c;
+  c.geometry.channels = 1;
+  c.geometry.dies_per_channel = 1;
+  c.t_prog = kProg, c.t_read = kRead;
+  c.suspend = true, c.t_suspend = kSuspend;
+  return c;
+}
+
+// Runs `script` in a thread; flash commands go to one channel.
+struct Driver : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<Driver> socket{"socket"};
+  ssd::NandChannel channel{"channel", one_die()};
+  std::function<void(Driver&)> script;
+
+  Driver(sc_core::sc_module_name name, std::function<void(Driver&)> s) : sc_module(name), script(std::move(s)) {
+    socket.bind(channel.socket);
+    sc_core::sc_spawn([this] { script(*this); });
+  }
+  // Books `kind` (a program: suspendable or not) `after` from now; returns
+  // its end and the moves a read reported.
+  sc_time op(FlashOpKind kind, const sc_time& after, bool suspendable = false,
+             std::vector<std::pair<sc_time, sc_time>>* moved = nullptr) {
+    FlashCommand cmd;
+    cmd.kind = kind;
+    cmd.suspendable = suspendable;
+    tlm::tlm_generic_payload t;
+    t.set_extension(&cmd);
+    sc_time delay = after;
+    socket->b_transport(t, delay);
+    t.clear_extension(&cmd);
+    if (moved) *moved = cmd.resumed;
+    return sc_core::sc_time_stamp() + delay;
+  }
+};
+
+sc_time us(double v) { return sc_time(v, SC_US); }
+
+// Program A [0, 900 us], a second program booked `gap` after it (movable or
+// not), a read at 300 us; then a probe erase booked as soon as possible.
+struct Case {
+  sc_time read_end, b_end_as_booked, probe_start;
+  std::vector<std::pair<sc_time, sc_time>> moved;
+  uint64_t suspends = 0;
+  sc_time die_busy;
+};
+
+Case run(const sc_time& gap, bool second_movable) {
+  Case c;
+  Driver d("driver", [&](Driver& self) {
+    EXPECT_EQ(self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, true), kProg);
+    c.b_end_as_booked = self.op(FlashOpKind::Program, kProg + gap, second_movable);
+    sc_core::wait(us(300));
+    c.read_end = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, &c.moved);
+    c.probe_start = self.op(FlashOpKind::Erase, sc_core::SC_ZERO_TIME) - ssd::NandConfig{}.t_erase;
+  });
+  sc_core::sc_start();
+  c.suspends = d.channel.stats().suspends;
+  c.die_busy = d.channel.die_busy(0) - ssd::NandConfig{}.t_erase;
+  return c;
+}
+
+TEST(SuspendCalendar, AGapLongerThanTheTimeAwayAbsorbsIt) {
+  // The read: t_suspend then tR from its arrival; the die was away from A
+  // for 80 us, which the 100 us gap absorbs: only A moves.
+  const Case c = run(us(100), false);
+  const sc_time away = kSuspend + kRead;
+  EXPECT_EQ(c.read_end, us(300) + away);
+  ASSERT_EQ(c.moved.size(), 1u);
+  EXPECT_EQ(c.moved[0], std::make_pair(kProg, kProg + away));
+  EXPECT_EQ(c.suspends, 1u);
+  // The probe fits in no gap: it follows B, which kept its time.
+  EXPECT_EQ(c.b_end_as_booked, kProg + us(100) + kProg);
+  EXPECT_EQ(c.probe_start, c.b_end_as_booked);
+  EXPECT_EQ(c.die_busy, 2 * kProg + away);
+}
+
+TEST(SuspendCalendar, TheBookingsBehindMoveByWhatTheGapsLeave) {
+  // A 50 us gap before B: A moves by 80 us, B by 30 us (latest first).
+  const Case c = run(us(50), true);
+  const sc_time away = kSuspend + kRead, b_end = kProg + us(50) + kProg;
+  EXPECT_EQ(c.read_end, us(300) + away);
+  ASSERT_EQ(c.moved.size(), 2u);
+  EXPECT_EQ(c.moved[0], std::make_pair(b_end, b_end + away - us(50)));
+  EXPECT_EQ(c.moved[1], std::make_pair(kProg, kProg + away));
+  EXPECT_EQ(c.probe_start, b_end + away - us(50));
+  EXPECT_EQ(c.die_busy, 2 * kProg + away);
+}
+
+TEST(SuspendCalendar, AReadNeverMovesWhatCannotBePostponed) {
+  // A 40 us gap (shorter than tR: the read does not fit in it) before a B
+  // that cannot move (foreground work): the read does not suspend A and
+  // waits for both, as without suspend.
+  const Case c = run(us(40), false);
+  const sc_time b_end = kProg + us(40) + kProg;
+  EXPECT_TRUE(c.moved.empty());
+  EXPECT_EQ(c.suspends, 0u);
+  EXPECT_EQ(c.read_end, b_end + kRead);
+  EXPECT_EQ(c.probe_start, b_end + kRead);
+  EXPECT_EQ(c.die_busy, 2 * kProg + kRead);
+}
+
+}  // namespace

@@ -22,10 +22,22 @@ struct NandConfig {
   sc_time t_prog = sc_time(900, sc_core::SC_US);   // page program (tPROG)
   sc_time t_erase = sc_time(2, sc_core::SC_MS);    // block erase (tBERS)
   double channel_rate = 40e6;                      // bytes/s on one channel bus
-  // MLC fast and slow pages: with `lsb_msb`, even pages of a block are LSB
-  // (fast) and odd pages MSB (slow), each with its own times (zero: the
-  // uniform t_read / t_prog).
+  // MLC fast and slow pages: with `lsb_msb`, each word line holds an LSB
+  // (lower, fast) and an MSB (upper, slow) page, each type with its own times
+  // (zero: the uniform t_read / t_prog). Which pages of a block pair up is the
+  // chip's page order: even-odd (word line n holds pages 2n and 2n+1), or
+  // with `all_bit_line` the order of all-bit-line MLC chips, where a word
+  // line's upper page is programmed only after the next word line's lower
+  // page (to limit coupling): word line n holds LSB page 2n-1 (page 0 for
+  // n = 0) and MSB page 2n+2 (the last page for the last word line), so a
+  // block runs L L M L M ... L M M (Micheloni, Crippa, Marelli, "Inside NAND
+  // Flash Memories", Springer 2010, ch. 10).
   bool lsb_msb = false;
+  bool all_bit_line = false;
+  bool lsb_page(uint32_t page) const {
+    if (!all_bit_line) return page % 2 == 0;
+    return page == 0 || (page % 2 == 1 && page + 1 != geometry.pages_per_block);
+  }
   sc_time t_prog_lsb, t_prog_msb, t_read_lsb, t_read_msb;
   bool partial_read = false;  // a host read of part of a page moves only its sectors over the bus
   bool copyback = false;      // GC moves within a die keep the data in the die (no bus transfer)
@@ -71,12 +83,12 @@ struct NandConfig {
   uint32_t plane_of_page(uint32_t page) const { return multiplane ? page % geometry.planes_per_die : 0; }
   sc_time program_time(uint32_t page) const {
     if (!lsb_msb) return t_prog;
-    const sc_time& t = page % 2 == 0 ? t_prog_lsb : t_prog_msb;
+    const sc_time& t = lsb_page(page) ? t_prog_lsb : t_prog_msb;
     return t == sc_core::SC_ZERO_TIME ? t_prog : t;
   }
   sc_time read_time(uint32_t page) const {
     if (!lsb_msb) return t_read;
-    const sc_time& t = page % 2 == 0 ? t_read_lsb : t_read_msb;
+    const sc_time& t = lsb_page(page) ? t_read_lsb : t_read_msb;
     return t == sc_core::SC_ZERO_TIME ? t_read : t;
   }
 };

@@ -287,14 +287,16 @@ void Options::build() {
   c.nand.t_erase = duration("nand.t_erase");
   c.nand.channel_rate = rate("nand.channel_rate");
   check_time("nand.channel_rate", g.page_size / c.nand.channel_rate, kMaxDeviceTime, "one page transfer is ");
-  c.nand.lsb_msb = choice("nand.page_types", {"uniform", "lsb-msb"}) == "lsb-msb";
+  const std::string page_types = choice("nand.page_types", {"uniform", "lsb-msb", "lsb-msb-abl"});
+  c.nand.lsb_msb = page_types != "uniform";
+  c.nand.all_bit_line = page_types == "lsb-msb-abl";
   c.nand.t_prog_lsb = duration("nand.t_prog_lsb");
   c.nand.t_prog_msb = duration("nand.t_prog_msb");
   c.nand.t_read_lsb = duration("nand.t_read_lsb");
   c.nand.t_read_msb = duration("nand.t_read_msb");
   if (!c.nand.lsb_msb)  // a time set for page types that are not in use would be silently ignored
     for (const char* k : {"nand.t_prog_lsb", "nand.t_prog_msb", "nand.t_read_lsb", "nand.t_read_msb"})
-      if (text(k) != "0") throw error(k, "needs nand.page_types=lsb-msb");
+      if (text(k) != "0") throw error(k, "needs nand.page_types=lsb-msb or lsb-msb-abl");
   c.nand.partial_read = flag("nand.partial_read");
   c.nand.cache_program = flag("nand.cache_program");
   c.nand.cache_read = flag("nand.cache_read");

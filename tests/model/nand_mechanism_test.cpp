@@ -3,6 +3,7 @@
 // slow pages, partial-page reads, and copyback for GC moves.
 #include <gtest/gtest.h>
 
+#include "model/sim/config.h"
 #include "tests/model/timing_drive.h"
 
 namespace {
@@ -38,6 +39,31 @@ TEST(MlcPages, LsbReadsFastMsbSlow) {
   };
   EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), read(30000 * kNs) / kNs);
   EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(), read(70000 * kNs) / kNs);
+}
+
+TEST(MlcPages, AllBitLineOrderPairsEachUpperPageWithTheNextWordLine) {
+  // Word line n: LSB page 2n-1 (0 for n = 0), MSB page 2n+2 (the last page
+  // for the last word line): a block of 8 runs L L M L M L M M.
+  ssd::NandConfig c;
+  c.geometry.pages_per_block = 8;
+  c.lsb_msb = c.all_bit_line = true;
+  const bool lsb[8] = {true, true, false, true, false, true, false, false};
+  for (uint32_t p = 0; p < 8; ++p) EXPECT_EQ(c.lsb_page(p), lsb[p]) << "page " << p;
+  c.all_bit_line = false;  // even-odd: L M L M ...
+  for (uint32_t p = 0; p < 8; ++p) EXPECT_EQ(c.lsb_page(p), p % 2 == 0) << "page " << p;
+}
+
+TEST(MlcPages, AllBitLineOrderTimesTheFirstFourPagesLLML) {
+  auto r = simulate(one_die({"--precondition=none", "--workload.rw=write", "--nand.page_types=lsb-msb-abl",
+                             "--nand.t_prog_lsb=400us", "--nand.t_prog_msb=1400us", "--workload.number_ios=4"}));
+  auto write = [](uint64_t tprog) {
+    return kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kLookup + kUpdate + dram(8) + kFlashOp +
+           ps_xfer(4096, kChannel) + tprog + kComplete;
+  };
+  // Pages 0, 1, 3 are LSB, page 2 MSB (even-odd would make two of four MSB).
+  const double mean = (3.0 * double(write(400000 * kNs)) + double(write(1400000 * kNs))) / 4 / kNs;
+  EXPECT_NEAR(r["write"]["lat_ns"]["mean"].get<double>(), mean, 1.0);
+  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), write(1400000 * kNs) / kNs);
 }
 
 TEST(MlcPages, UniformIgnoresNothingSilently) {

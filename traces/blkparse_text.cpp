@@ -151,6 +151,7 @@ void BlkparseWriter::event(const TraceRecord& rec, std::string_view action, std:
 }
 
 void BlkparseWriter::write(const TraceRecord& rec) {
+  if (rec.op == TraceOp::PowerFail) unrepresentable(out_.path(), index_, "blkparse has no power cut");
   if (rec.op == TraceOp::Flush ? rec.bytes != 0 : rec.bytes == 0)
     unrepresentable(out_.path(), index_, "blkparse: only a Flush has no sectors");
   require_aligned(rec, 512, "blkparse");

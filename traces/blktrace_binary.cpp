@@ -341,6 +341,7 @@ void BlktraceWriter::put(const BlkIoTrace& t, std::string_view pdu) {
 
 void BlktraceWriter::write(const TraceRecord& rec) {
   const std::string& path = out_.path();
+  if (rec.op == TraceOp::PowerFail) unrepresentable(path, index_, "blktrace has no power cut");
   if (rec.offset % 512 != 0) unrepresentable(path, index_, "blktrace: offset not on a 512-byte sector");
   if (rec.bytes > UINT32_MAX) unrepresentable(path, index_, "blktrace: request of 4 GiB or more");
   if ((rec.op == TraceOp::Flush) != (rec.bytes == 0))
@@ -362,6 +363,7 @@ void BlktraceWriter::write(const TraceRecord& rec) {
     case TraceOp::Write: tc = blk::kTcWrite; break;
     case TraceOp::Discard: tc = blk::kTcWrite | blk::kTcDiscard; break;
     case TraceOp::Flush: tc = blk::kTcWrite | blk::kTcFlush | blk::kTcSync; break;
+    case TraceOp::PowerFail: break;  // refused above
   }
   t.sector = rec.offset >> 9;
   t.bytes = static_cast<uint32_t>(rec.bytes);

@@ -63,6 +63,13 @@ TextTraceReader::Line FioReader::parse_line(std::string_view line, TraceRecord& 
   if (version_ == 3) time = parse_u64(f[0], "timestamp");
   std::string_view file = f[skip], action = f[skip + 1];
 
+  if (n == 2 + skip && action == "powerfail") {
+    if (version_ == 2) time = clock_us_;
+    rec.op = TraceOp::PowerFail;
+    rec.device = device_of(file);
+    rec.offset = rec.bytes = 0;
+    return Line::Record;
+  }
   if (n == 2 + skip) {
     if (!is_file_action(action)) bad_field("action", "unknown file action", action);
     device_of(file);
@@ -117,8 +124,11 @@ void FioWriter::write(const TraceRecord& rec) {
     case TraceOp::Write: file(rec.device).str("write "); break;
     case TraceOp::Discard: file(rec.device).str("trim "); break;
     case TraceOp::Flush: file(rec.device).str("sync "); break;
+    case TraceOp::PowerFail: file(rec.device).str("powerfail"); break;
   }
-  if (rec.op == TraceOp::Flush) {
+  if (rec.op == TraceOp::PowerFail) {
+    line_.ch('\n');
+  } else if (rec.op == TraceOp::Flush) {
     line_.str("0 0\n");
   } else {
     line_.num(rec.offset).ch(' ').num(rec.bytes).ch('\n');

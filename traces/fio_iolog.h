@@ -12,7 +12,9 @@
 // Lines are "[timestamp] filename action [offset length]"; offset and length
 // are bytes. Actions: read, write, trim (-> Discard), sync and datasync (->
 // Flush, offset/length ignored); add/open/close manage files and are ignored
-// (counted). Each distinct filename is one device, numbered 0, 1, ... by
+// (counted). ssdsim's own extension: "FILE powerfail" (no offset or
+// length) cuts the power at that time (TraceOp::PowerFail; fio itself does
+// not know the action). Each distinct filename is one device, numbered 0, 1, ... by
 // first appearance.
 //
 // Time. v3: the timestamp is µs since the start of the run (fio writes

@@ -45,7 +45,7 @@ bool TextTraceReader::next(TraceRecord& rec) {
         ignored_.add(reason);
         continue;
       }
-      if (rec.bytes == 0 && rec.op != TraceOp::Flush) {
+      if (rec.bytes == 0 && rec.op != TraceOp::Flush && rec.op != TraceOp::PowerFail) {
         ignored_.add("zero-length request");  // nothing to replay
         continue;
       }

@@ -71,6 +71,7 @@ const char* to_string(TraceOp op) {
     case TraceOp::Write: return "Write";
     case TraceOp::Discard: return "Discard";
     case TraceOp::Flush: return "Flush";
+    case TraceOp::PowerFail: return "PowerFail";
   }
   return "?";
 }

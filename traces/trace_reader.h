@@ -37,7 +37,10 @@
 
 namespace traces {
 
-enum class TraceOp { Read, Write, Discard, Flush };
+// PowerFail: the power is cut at the record's time (an ssdsim extension of
+// fio's iolog: "TIME FILE powerfail"; no other format has one). It carries
+// no data (bytes = 0).
+enum class TraceOp { Read, Write, Discard, Flush, PowerFail };
 const char* to_string(TraceOp op);
 
 // One block request as recorded. Offsets and sizes are in bytes so the

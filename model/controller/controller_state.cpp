@@ -163,6 +163,9 @@ void Controller::apply_trace(const StatePhase& p, StatePhaseResult& r, ContentSh
     traces::TraceRecord rec;
     while (reader->next(rec)) {
       ++r.trace_records;
+      if (rec.op == traces::TraceOp::PowerFail)  // a drive state is what the drive holds, not a power cut
+        throw traces::TraceError(std::string(rec.source), "line " + std::to_string(rec.position),
+                                 "a powerfail record has no place in a drive state");
       if (rec.op == traces::TraceOp::Read || rec.op == traces::TraceOp::Flush) continue;  // no effect on the state
       // Addresses beyond this drive wrap, the request kept whole (as the replay's trace.beyond=wrap).
       const uint64_t bytes = std::min(rec.bytes, capacity);

@@ -237,6 +237,8 @@ struct SimConfig {
   sc_time report_avgtime = sc_time(500, sc_core::SC_MS);  // per-interval IOPS/bw samples of jobs[]
   bool store_data = false;         // keep the host's written bytes (model/sata/data_store.h)
   sc_time powerfail_at = sc_core::SC_ZERO_TIME;  // --powerfail.at: the power cut (0: none)
+  bool powerfail_from_trace = false;  // --powerfail.at=trace: at the trace's powerfail record
+  bool powerfail() const { return powerfail_at != sc_core::SC_ZERO_TIME || powerfail_from_trace; }
   std::string powerfail_lost;      // --powerfail.lost: CSV of lost LBA ranges ("" = none)
 };
 

@@ -130,7 +130,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"log-level",              "warn",   "level", "trace, debug, info, warn, error, off"},
     {"store-data",             "false",  "bool",  "keep written bytes and return them on reads (virtual platforms; ssdsim's own host sends no data)"},
     {"check.content",          "false",  "bool",  "track page contents and verify every read (slow; for model checks)"},
-    {"powerfail.at",           "0",      "time",  "cut the power at this simulated time: report what was acknowledged and lost, and what a rebuild from flash recovers (turns on check.content); 0 = never"},
+    {"powerfail.at",           "0",      "time|trace", "cut the power at this simulated time: report what was acknowledged and lost, and what a rebuild from flash recovers (turns on check.content); 0 = never; trace: at the replayed fio iolog's powerfail record (\"TIME FILE powerfail\", an ssdsim extension)"},
     {"powerfail.lost",         "",       "path",  "write the acknowledged-but-lost LBA ranges of --powerfail.at as CSV"},
   };
   // clang-format on

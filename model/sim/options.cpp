@@ -536,9 +536,12 @@ void Options::build() {
   c.report = text("report");
   // Two outputs on one path: the later writer would silently destroy the other.
   std::map<std::string, std::string> written;
-  c.powerfail_at = duration("powerfail.at", kMaxRunTime);
+  c.powerfail_from_trace = text("powerfail.at") == "trace";
+  if (c.powerfail_from_trace && c.replay.path.empty())
+    throw error("powerfail.at", "=trace cuts the power at the replayed trace's powerfail record: needs --trace");
+  if (!c.powerfail_from_trace) c.powerfail_at = duration("powerfail.at", kMaxRunTime);
   c.powerfail_lost = text("powerfail.lost");
-  if (!c.powerfail_lost.empty() && c.powerfail_at == sc_core::SC_ZERO_TIME)
+  if (!c.powerfail_lost.empty() && !c.powerfail())
     throw error("powerfail.lost", "needs --powerfail.at (no power cut, nothing lost)");
   c.dram.plp = duration("dram.plp", kMaxRunTime);
   for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity", "powerfail.lost"}) {
@@ -550,9 +553,9 @@ void Options::build() {
     if (!fresh) throw error(k, "writes to the same file as " + it->second + " (" + path + ")");
   }
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
-  if (c.nand.suspend && c.powerfail_at != sc_core::SC_ZERO_TIME)
+  if (c.nand.suspend && c.powerfail())
     throw error("powerfail.at", "is not modelled together with nand.suspend (a suspended program's durability)");
-  c.track_content = flag("check.content") || c.powerfail_at != sc_core::SC_ZERO_TIME;
+  c.track_content = flag("check.content") || c.powerfail();
 
   // fio compatibility: output formats, latency log format, job files.
   c.output = text("output");

@@ -36,7 +36,7 @@ void Options::build_compression(SimConfig& c) const {
   // Mechanisms that act on whole flash pages of one host page each.
   for (const char* k : {"nand.multiplane", "nand.copyback", "nand.partial_read", "nand.suspend"})
     if (flag(k)) throw error(k, "is not modelled together with " + cause + " (host pages packed into flash pages)");
-  if (c.powerfail_at != sc_core::SC_ZERO_TIME)
+  if (c.powerfail())
     throw error("powerfail.at", "is not modelled together with " + cause +
                                     " (durability of pages still in the controller's buffer)");
 }

@@ -8,21 +8,47 @@ namespace ssd {
 
 PowerFail::PowerFail(sc_core::sc_time at, sc_core::sc_time holdup, std::vector<uint64_t> baseline,
                      uint32_t page_size)
-    : at_(at), holdup_(holdup), page_size_(page_size), durable_(std::move(baseline)), acked_(durable_.size(), 0) {}
+    : at_(at), holdup_(holdup), known_(at != sc_core::SC_ZERO_TIME), page_size_(page_size),
+      durable_(std::move(baseline)), acked_(durable_.size(), 0) {}
+
+void PowerFail::cut(const sc_core::sc_time& at) {
+  at_ = at;
+  known_ = true;
+  // The run may have gone on past the cut before the host reached the
+  // record: what came after it is left out, as if the power had gone then.
+  for (const Program& p : programs_seen_) program(p);
+  for (const Completion& c : completions_seen_) complete(c);
+  programs_seen_ = {};
+  completions_seen_ = {};
+}
 
 void PowerFail::programmed(uint64_t lpn, uint64_t tag, const sc_core::sc_time& done) {
+  const Program p{lpn, tag, sc_core::sc_time_stamp(), done};
+  if (known_) program(p);
+  else programs_seen_.push_back(p);
+}
+
+void PowerFail::program(const Program& p) {
+  if (p.issued > at_) return;  // after the cut: never issued
   ++programs_;
   // Tags grow with issue order: the newest durable version is the largest.
-  if (done <= at_ + holdup_) durable_[lpn] = std::max(durable_[lpn], tag);
+  if (p.done <= at_ + holdup_) durable_[p.lpn] = std::max(durable_[p.lpn], p.tag);
   else ++late_programs_;
 }
 
 void PowerFail::completed(const IoCompletion& c, uint64_t tag) {
-  if (c.request.op != ssdtlm::HostOp::Write || c.completion > at_) return;
+  if (c.request.op != ssdtlm::HostOp::Write) return;
+  const Completion w{c.request.offset, c.request.bytes, tag, c.completion};
+  if (known_) complete(w);
+  else completions_seen_.push_back(w);
+}
+
+void PowerFail::complete(const Completion& c) {
+  if (c.at > at_) return;
   ++acked_writes_;
   // A write touching part of a page rewrites all of it (read-modify-write).
-  const uint64_t first = c.request.offset / page_size_, last = (c.request.offset + c.request.bytes - 1) / page_size_;
-  for (uint64_t l = first; l <= last && l < acked_.size(); ++l) acked_[l] = std::max(acked_[l], tag);
+  const uint64_t first = c.offset / page_size_, last = (c.offset + c.bytes - 1) / page_size_;
+  for (uint64_t l = first; l <= last && l < acked_.size(); ++l) acked_[l] = std::max(acked_[l], c.tag);
 }
 
 void PowerFail::analyse(const std::string& lost_csv, bool volatile_cache) {

@@ -1,6 +1,9 @@
 #pragma once
-// `--powerfail.at T`: power is cut at simulated time T. What the host had
-// been told was written, and what the flash holds, are compared:
+// `--powerfail.at T`: power is cut at simulated time T (`--powerfail.at=trace`:
+// at the replayed trace's powerfail record, its time learnt when the host
+// reaches the record: until then what is seen is kept and judged at the
+// cut). What the host had been told was written, and what the flash holds,
+// are compared:
 //
 // - acknowledged: every write command the host saw complete by T;
 // - durable: every host page whose program finished on the die by T, or by
@@ -45,11 +48,15 @@ class PowerFail {
   // `at`: the cut; `holdup`: how long the drive keeps working after it
   // (dram.plp; zero without protection). `baseline`: the tag of every
   // logical page when the timed phase starts (preconditioned data).
+  // `at` zero: not yet known (cut() tells it).
   PowerFail(sc_core::sc_time at, sc_core::sc_time holdup, std::vector<uint64_t> baseline, uint32_t page_size);
+  // The cut is at `at` (a trace's powerfail record).
+  void cut(const sc_core::sc_time& at);
+  bool cut_known() const { return known_; }
 
-  // A host page's program (version `tag` of `lpn`) ends at `done`.
+  // A host page's program (version `tag` of `lpn`), issued now, ends at `done`.
   void programmed(uint64_t lpn, uint64_t tag, const sc_core::sc_time& done);
-  // A host command completed (only those by the cut are seen).
+  // A host command completed.
   void completed(const IoCompletion& c, uint64_t tag);
   // After the run: recover, check (throws ContentMismatch), write the CSV.
   // `volatile_cache`: the drive acknowledged writes from a volatile buffer
@@ -58,7 +65,21 @@ class PowerFail {
   nlohmann::json report() const;
 
  private:
+  struct Program {
+    uint64_t lpn, tag;
+    sc_core::sc_time issued, done;
+  };
+  struct Completion {
+    uint64_t offset, bytes, tag;
+    sc_core::sc_time at;
+  };
+  void program(const Program& p);
+  void complete(const Completion& c);
+
   sc_core::sc_time at_, holdup_;
+  bool known_;
+  std::vector<Program> programs_seen_;        // before the cut is known
+  std::vector<Completion> completions_seen_;  // (write completions only)
   uint32_t page_size_;
   std::vector<uint64_t> durable_;  // per LPN: newest durable version (baseline first)
   std::vector<uint64_t> acked_;    // per LPN: last acknowledged version (0: none in the timed phase)

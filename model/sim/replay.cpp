@@ -13,24 +13,39 @@ using traces::TraceOp;
 TraceSource::TraceSource(const ReplayConfig& cfg, uint64_t capacity_bytes)
     : cfg_(cfg), capacity_(capacity_bytes), window_start_ns_(ssdtlm::to_ns(cfg.window_start)),
       window_end_ns_(ssdtlm::to_ns(cfg.window_end)) {
-  traces::ReaderOptions ro;
-  ro.arrival = cfg.arrival_issue ? traces::ReaderOptions::Arrival::Issue : traces::ReaderOptions::Arrival::Queue;
-  ro.skip_bad = cfg.skip_bad;
-  ro.sector_size = cfg.sector_size;
   format_ = cfg.format.empty() ? traces::detect_format(cfg.path) : cfg.format;
-  reader_ = traces::open_trace(cfg.path, format_, ro);
+  reader_ = traces::open_trace(cfg.path, format_, reader_options());
 }
 
-bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
+traces::ReaderOptions TraceSource::reader_options() const {
+  traces::ReaderOptions ro;
+  ro.arrival = cfg_.arrival_issue ? traces::ReaderOptions::Arrival::Issue : traces::ReaderOptions::Arrival::Queue;
+  ro.skip_bad = cfg_.skip_bad;
+  ro.sector_size = cfg_.sector_size;
+  return ro;
+}
+
+bool TraceSource::next(HostRequest& req, const sc_core::sc_time& now) {
   if (error_) return false;
   traces::TraceRecord rec;
   try {
     while (reader_->next(rec)) {
       ++read_;
-      const char* why = nullptr;
-      if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) why = "device";
-      else if (rec.time_ns < window_start_ns_) why = "before trace.start";
-      else if (window_end_ns_ && rec.time_ns >= window_end_ns_) why = "after trace.end";
+      const char* why = window(rec);
+      if (!why && rec.op == TraceOp::PowerFail) {
+        if (!on_power_cut_)
+          throw traces::TraceError(std::string(rec.source), where(rec),
+                                   "a powerfail record needs --powerfail.at=trace (else it would be ignored)");
+        if (power_cuts_++)
+          throw traces::TraceError(std::string(rec.source), where(rec), "a second powerfail record: the power is out");
+        // Timed: find_power_cut() found it before the run, which stops there.
+        if (!cfg_.timed && now == sc_core::SC_ZERO_TIME)
+          throw traces::TraceError(std::string(rec.source), where(rec), "a powerfail record at the replay's start");
+        if (!cfg_.timed) on_power_cut_(now);
+        continue;
+      }
+      if (why)
+        ;
       else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
                (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
         why = "operation";
@@ -50,18 +65,46 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time&) {
       req.offset = rec.op == TraceOp::Flush ? 0 : offset;
       req.bytes = rec.op == TraceOp::Flush ? 0 : bytes;
       req.timed = cfg_.timed;
-      const double t = double(rec.time_ns - window_start_ns_) / cfg_.speed;
-      if (cfg_.timed && t > Host::kTimeLimitSeconds * 1e9)
-        throw traces::TraceError(std::string(rec.source), where(rec),
-                                 "arrival " + std::to_string(t / 1e9) + " s after the start (after trace.speed) is " +
-                                     "beyond the simulated time a run can reach");
-      req.arrival = sc_core::sc_time(t, sc_core::SC_NS);
+      req.arrival = arrival(rec);
       return true;
     }
   } catch (const traces::TraceError& e) {
     error_ = e.what();
   }
   return false;
+}
+
+const char* TraceSource::window(const traces::TraceRecord& rec) const {
+  if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) return "device";
+  if (rec.time_ns < window_start_ns_) return "before trace.start";
+  if (window_end_ns_ && rec.time_ns >= window_end_ns_) return "after trace.end";
+  return nullptr;
+}
+
+std::optional<sc_core::sc_time> TraceSource::find_power_cut() const {
+  // A pass of its own over the trace: the host reads the replay's records
+  // only as its queue takes them, which can be long after they arrived.
+  auto reader = traces::open_trace(cfg_.path, format_, reader_options());
+  traces::TraceRecord rec;
+  while (reader->next(rec)) {
+    if (rec.op == TraceOp::PowerFail && !window(rec)) {
+      const sc_core::sc_time at = arrival(rec);
+      if (at == sc_core::SC_ZERO_TIME)
+        throw traces::TraceError(std::string(rec.source), where(rec), "a powerfail record at the replay's start");
+      cut_found_ = true;
+      return at;
+    }
+  }
+  return std::nullopt;
+}
+
+sc_core::sc_time TraceSource::arrival(const traces::TraceRecord& rec) const {
+  const double t = double(rec.time_ns - window_start_ns_) / cfg_.speed;
+  if (cfg_.timed && t > Host::kTimeLimitSeconds * 1e9)
+    throw traces::TraceError(std::string(rec.source), where(rec),
+                             "arrival " + std::to_string(t / 1e9) + " s after the start (after trace.speed) is " +
+                                 "beyond the simulated time a run can reach");
+  return sc_core::sc_time(t, sc_core::SC_NS);
 }
 
 std::string TraceSource::where(const traces::TraceRecord& rec) const {
@@ -119,6 +162,7 @@ nlohmann::json TraceSource::accounting() const {
   return {{"path", cfg_.path},         {"format", format_},
           {"mode", cfg_.timed ? "timed" : "afap"},
           {"records_read", read_},     {"replayed", replayed_},
+          {"power_cuts", power_cuts_},
           {"filtered", [&] { uint64_t n = 0; for (auto& [k, v] : filtered_) n += v; return n; }()},
           {"filtered_by", filtered_},  {"remapped", remapped_},
           {"skipped_bad", skipped},    {"skipped_by", rs.skipped},
@@ -158,6 +202,16 @@ ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim)
   } catch (const std::runtime_error& e) {
     throw opts.error(latency_log_ || cfg.latency_log.empty() ? "timeseries" : "latency-log", e.what());
   }
+  if (source_ && cfg.powerfail_from_trace) {
+    source_->on_power_cut([&sim](const sc_core::sc_time& at) { sim.cut_power(at); });
+    try {
+      // Timed: the cut's time is known before the run (the record's arrival).
+      if (cfg.replay.timed)
+        if (const auto at = source_->find_power_cut()) sim.cut_power(*at);
+    } catch (const traces::TraceError& e) {
+      throw OptionError(e.what());
+    }
+  }
   // One fio job per host stream: the job file's jobs, or the trace, or the synthetic workload.
   std::vector<FioJobInfo> infos;
   const uint64_t capacity = sim.user_bytes();
@@ -194,6 +248,8 @@ void ReplayRun::run() {
   if (source_) {
     sim_.run(source_.get(), cfg_.replay.iodepth);
     source_->check();
+    if (cfg_.powerfail_from_trace && !source_->power_cut())
+      throw opts_.error("powerfail.at", "=trace, but " + cfg_.replay.path + " has no powerfail record (no power cut)");
   } else if (!jobs_.empty()) {
     std::vector<HostStream> streams;
     for (const auto& j : jobs_) streams.push_back({j.get(), j->job().iodepth, j->end()});

@@ -8,6 +8,7 @@
 // the synthetic workload, attaches the latency log, the time series and the
 // per-job fio statistics, and adds the `trace` section and fio's envelope.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,6 +40,14 @@ class TraceSource : public IoSource {
   // The `trace` report section: every record read, replayed or filtered and why.
   nlohmann::json accounting() const;
   const std::string& format() const { return format_; }
+  // --powerfail.at=trace: told the time of the trace's powerfail record (its
+  // arrival when timed, the moment it is reached in afap). Without it a
+  // powerfail record is bad input.
+  void on_power_cut(std::function<void(const sc_core::sc_time&)> f) { on_power_cut_ = std::move(f); }
+  // Timed: the arrival of the trace's powerfail record (within the filters),
+  // read ahead of the run; none if it has none. Throws traces::TraceError.
+  std::optional<sc_core::sc_time> find_power_cut() const;
+  bool power_cut() const { return cut_found_ || power_cuts_ > 0; }
 
  private:
   ReplayConfig cfg_;
@@ -48,12 +57,20 @@ class TraceSource : public IoSource {
   // Map a record's address into the drive (trace.offset, trace.beyond);
   // throws TraceError where the request cannot be placed.
   void place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes);
+  traces::ReaderOptions reader_options() const;
+  // Why the device and time filters drop `rec`, or null.
+  const char* window(const traces::TraceRecord& rec) const;
+  // When the record arrives at the host (timed mode): its trace time from
+  // trace.start, scaled by 1/trace.speed; throws TraceError beyond a run's reach.
+  sc_core::sc_time arrival(const traces::TraceRecord& rec) const;
   // "line N" or "byte offset N" of a record, as its format counts.
   std::string where(const traces::TraceRecord& rec) const;
 
   std::unique_ptr<traces::TraceReader> reader_;
   std::optional<std::string> error_;
-  uint64_t read_ = 0, replayed_ = 0, remapped_ = 0;
+  uint64_t read_ = 0, replayed_ = 0, remapped_ = 0, power_cuts_ = 0;
+  mutable bool cut_found_ = false;
+  std::function<void(const sc_core::sc_time&)> on_power_cut_;
   std::map<std::string, uint64_t> filtered_;
 };
 

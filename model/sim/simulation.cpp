@@ -125,7 +125,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   precondition_s_ = seconds_since(t0);
   log::get("ssd")->info("preconditioned ({}) in {:.2f} s", state_name_, precondition_s_);
 
-  if (cfg_.powerfail_at != sc_core::SC_ZERO_TIME) {
+  if (cfg_.powerfail()) {
     power_fail_ = std::make_unique<PowerFail>(cfg_.powerfail_at, cfg_.dram.plp, shadow_->tags(),
                                               cfg_.nand.host_page());
     drive_->controller.on_host_program(
@@ -157,12 +157,13 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   });
   t0 = Clock::now();
   const uint64_t deltas = sc_core::sc_delta_count();
-  if (power_fail_) sc_core::sc_start(cfg_.powerfail_at);  // the power is cut: nothing runs past it
-  else sc_core::sc_start();
+  if (power_fail_ && power_fail_->cut_known()) sc_core::sc_start(cfg_.powerfail_at);  // the power is cut: nothing runs past it
+  else sc_core::sc_start();  // (powerfail.at=trace: cut_power() pauses it)
   resync_sanitizer_main_stack();
   timed_s_ = seconds_since(t0);
   kernel_deltas_ = sc_core::sc_delta_count() - deltas;
-  if (power_fail_) power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
+  // (powerfail.at=trace without a record: the replay says so.)
+  if (power_fail_ && power_fail_->cut_known()) power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
   host_->on_completion(nullptr);
   if (activity_) activity_->finish();
   if (host_->failure()) std::rethrow_exception(host_->failure());
@@ -170,6 +171,21 @@ void Simulation::run(const std::vector<HostStream>& streams) {
     throw OptionError("configuration: the run passed " + std::to_string(uint64_t(Host::kTimeLimitSeconds)) +
                       " s of simulated time, the most SystemC's 64-bit picosecond clock can hold with room to spare; "
                       "bound it with workload.number_ios or workload.runtime");
+}
+
+void Simulation::cut_power(const sc_time& at) {
+  cfg_.powerfail_at = at;
+  if (!power_fail_) return;  // before the run: it runs to `at`, as with --powerfail.at
+  power_fail_->cut(at);
+  const sc_time now = sc_core::sc_time_stamp();
+  if (at <= now) {
+    sc_core::sc_pause();
+    return;
+  }
+  sc_core::sc_spawn([at] {
+    sc_core::wait(at - sc_core::sc_time_stamp());
+    sc_core::sc_pause();
+  });
 }
 
 nlohmann::json Simulation::report() const {

@@ -3,8 +3,11 @@
 // drive that acknowledges only programmed data loses nothing; a write cache
 // of C pages kept full by a sequential stream loses exactly what it holds
 // (C pages, or C - 1 at the instant a slot is between two writes), in one
-// LBA range; capacitors that outlast the cache's drain lose nothing.
+// LBA range; capacitors that outlast the cache's drain lose nothing. A
+// replayed fio iolog's powerfail record cuts the power as --powerfail.at does.
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "tests/model/cli_util.h"
 
@@ -72,6 +75,86 @@ TEST(PowerFail, LostListNeedsACut) {
   const auto r = run(kOneDie + "--powerfail.lost " + tmp("x.csv"));
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("powerfail.lost"), std::string::npos) << r.out;
+}
+
+// A fio v3 iolog: 4 KiB sequential writes every 300 us, for 60 ms; with
+// `cut_us`, a powerfail record at that time among them.
+std::string iolog(const std::string& name, uint64_t cut_us, bool second_cut = false) {
+  const std::string path = tmp(name + ".iolog");
+  std::ofstream f(path);
+  f << "fio version 3 iolog\n0 /dev/sdb add\n0 /dev/sdb open\n";
+  bool cut = false;
+  for (uint64_t i = 0, t = 0; t < 60000; ++i, t += 300) {
+    if (cut_us && !cut && t > cut_us) {
+      f << cut_us << " /dev/sdb powerfail\n";
+      if (second_cut) f << cut_us << " /dev/sdb powerfail\n";
+      cut = true;
+    }
+    f << t << " /dev/sdb write " << i * 4096 << " 4096\n";
+  }
+  f << "60000 /dev/sdb close\n";
+  return path;
+}
+
+std::string replay_args() {
+  // kOneDie without its synthetic workload (refused with --trace).
+  std::string a = kOneDie;
+  return a.substr(0, a.find("--workload.bs")) + "--log-level=off --dram.write_cache=64k --trace.iodepth=4 ";
+}
+
+TEST(PowerFail, ATracesPowerfailRecordCutsAsPowerfailAtDoes) {
+  // The cut at 40.15 ms from the trace's record, and from the option on the
+  // same trace without it: the same analysis and the same lost ranges.
+  const std::string a = tmp("rec.json"), b = tmp("opt.json"), lost_a = tmp("rec.csv"), lost_b = tmp("opt.csv");
+  auto r = run(replay_args() + "--trace " + iolog("with_cut", 40150) + " --powerfail.at=trace --powerfail.lost " +
+               lost_a + " --report " + a);
+  ASSERT_EQ(r.code, 0) << r.out;
+  r = run(replay_args() + "--trace " + iolog("without_cut", 0) + " --powerfail.at=40150us --powerfail.lost " + lost_b +
+          " --report " + b);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto ja = read_json(a), jb = read_json(b);
+  EXPECT_EQ(ja["powerfail"], jb["powerfail"]);
+  EXPECT_EQ(ja["write"]["total_ios"], jb["write"]["total_ios"]);  // the run ends at the cut either way
+  EXPECT_EQ(ja["powerfail"]["at_ns"], 40150000);
+  EXPECT_GT(ja["powerfail"]["lost_pages"].get<uint64_t>(), 0u);  // the write cache was full: not vacuous
+  EXPECT_EQ(read_csv(lost_a), read_csv(lost_b));
+  // Every record read is accounted for (the host, behind, never reached
+  // the powerfail record: the run ended at the cut).
+  EXPECT_EQ(ja["trace"]["power_cuts"], 0);
+  EXPECT_EQ(ja["trace"]["records_read"].get<uint64_t>(),
+            ja["trace"]["replayed"].get<uint64_t>() + ja["trace"]["filtered"].get<uint64_t>());
+}
+
+TEST(PowerFail, AfapTheCutComesWhenTheHostReachesTheRecord) {
+  // Closed loop at QD1: the record after the 134th write is reached as that
+  // write completes, so exactly the 134 writes before it were acknowledged.
+  const std::string rep = tmp("afap.json");
+  const auto r = run(replay_args() + "--trace " + iolog("afap", 40150) +
+                     " --trace.mode=afap --trace.iodepth=1 --powerfail.at=trace --report " + rep);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = read_json(rep);
+  EXPECT_EQ(j["powerfail"]["acknowledged_writes"], 40150 / 300 + 1);
+  EXPECT_EQ(j["trace"]["power_cuts"], 1);
+  EXPECT_EQ(j["trace"]["records_read"].get<uint64_t>(),
+            j["trace"]["replayed"].get<uint64_t>() + j["trace"]["filtered"].get<uint64_t>() + 1);
+}
+
+TEST(PowerFail, APowerfailRecordIsNeverIgnored) {
+  const auto refused = [](const std::string& args, const std::string& says) {
+    const auto r = run(replay_args() + args);
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find(says), std::string::npos) << r.out;
+  };
+  // Without --powerfail.at=trace: bad input at its line (line 138: the
+  // header, add, open and 134 writes before it).
+  refused("--trace " + iolog("no_option", 40150), "no_option.iolog: line 138: a powerfail record needs --powerfail.at=trace");
+  // (Closed loop: a timed replay ends at the first, before reading on.)
+  refused("--trace " + iolog("twice", 40150, true) + " --trace.mode=afap --powerfail.at=trace",
+          "a second powerfail record");
+  refused("--trace " + iolog("none", 0) + " --powerfail.at=trace", "has no powerfail record");
+  const auto r = run(kOneDie + "--powerfail.at=trace");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("needs --trace"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -77,6 +77,29 @@ TEST(FormatDetails, FioVersion3TimestampsAreMicroseconds) {
   EXPECT_EQ(stat(r.stats.ignored, "fio wait (not allowed in version 3)"), 1u);
 }
 
+TEST(FormatDetails, FioPowerfailIsARecordInBothVersionsAndRoundTrips) {
+  // ssdsim's extension "FILE powerfail": a record with no data, timed like any.
+  TempDir dir;
+  auto v2 = read(dir, "v2.iolog", "fio version 2 iolog\n/a add\n/a write 0 4096\n/a wait 700 0\n/a powerfail\n", "fio");
+  expect_records(v2.recs, {{0, TraceOp::Write, 0, 4096, 0}, {700000, TraceOp::PowerFail, 0, 0, 0}});
+  auto v3 = read(dir, "v3.iolog", "fio version 3 iolog\n10 /a write 0 4096\n30 /a powerfail\n", "fio");
+  expect_records(v3.recs, {{0, TraceOp::Write, 0, 4096, 0}, {20000, TraceOp::PowerFail, 0, 0, 0}});
+  {
+    auto w = traces::create_trace_writer(dir.file("out.iolog"), "fio");
+    for (const auto& r : v3.recs) {
+      traces::TraceRecord t;
+      t.time_ns = r.time_ns, t.op = r.op, t.offset = r.offset, t.bytes = r.bytes, t.device = r.device;
+      w->write(t);
+    }
+    w->close();
+  }
+  auto back = traces::open_trace(dir.file("out.iolog"), "fio", {});
+  const auto recs = read_all(*back);
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[1].op, TraceOp::PowerFail);
+  EXPECT_EQ(recs[1].time_ns, 20000u);
+}
+
 TEST(FormatDetails, BlkparseRwbsAndLineShapes) {
   TempDir dir;
   const std::string text =

@@ -133,6 +133,13 @@ TEST(RoundTrip, WritersRejectWhatTheFormatCannotHold) {
     auto w = traces::create_trace_writer(dir.file(std::string("y.") + f), f);
     EXPECT_THROW(w->write(odd), traces::TraceError) << f;
   }
+  // A power cut: only ssdsim's fio iolog extension holds one.
+  traces::TraceRecord cut;
+  cut.op = TraceOp::PowerFail;
+  for (const char* f : {"msr", "spc", "alibaba", "disksim", "blktrace", "blkparse"}) {
+    auto w = traces::create_trace_writer(dir.file(std::string("c.") + f), f);
+    EXPECT_THROW(w->write(cut), traces::TraceError) << f;
+  }
   EXPECT_THROW(traces::create_trace_writer(dir.file("z"), "nosuch"), traces::TraceError);
   EXPECT_THROW(traces::create_trace_writer("/nonexistent/dir/x", "msr"), traces::TraceError);
 }

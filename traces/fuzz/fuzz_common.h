@@ -52,7 +52,7 @@ inline void drain(const std::string& path, const char* format) {
       traces::TraceRecord rec;
       uint64_t n = 0, last = 0;
       while (reader->next(rec)) {
-        check(rec.bytes > 0 || rec.op == traces::TraceOp::Flush);
+        check(rec.bytes > 0 || rec.op == traces::TraceOp::Flush || rec.op == traces::TraceOp::PowerFail);
         check(rec.op != traces::TraceOp::Flush || rec.bytes == 0);
         check(n > 0 || rec.time_ns == 0);  // times are relative to the first record
         check(rec.time_ns >= last);        // and never go backwards

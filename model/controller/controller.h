@@ -71,6 +71,13 @@ class Controller : public sc_core::sc_module {
     on_program_ = std::move(f);
   }
   uint64_t user_bytes() const { return ftl_->user_pages() * cfg_.nand.host_page(); }
+  // A hint with no effect on results: a host request at byte `offset` comes
+  // soon (the synthetic workload draws ahead); the FTL may prefetch its map
+  // entry into the simulator's CPU cache (ftl::Ftl::prefetch).
+  void prefetch(uint64_t offset) const {
+    const uint64_t lpn = offset / cfg_.nand.host_page();
+    if (lpn < ftl_->user_pages()) ftl_->prefetch(Lpn(uint32_t(lpn)));
+  }
 
   // A drive state before the timed phase, applied functionally (no timing;
   // controller_state.cpp). With a `shadow` (content checks), the writes are

@@ -207,6 +207,11 @@ class Ftl {
   virtual void trim(Lpn lpn, FtlWork& work) = 0;
   // Where the LPN's data lives now (invalid Ppn if unmapped).
   virtual Ppn lookup(Lpn lpn) const = 0;
+  // A hint, with no effect on the result: `lpn` will be served soon (the
+  // host's upcoming requests). An FTL may start loading what serving it
+  // reads (its map entry) into the simulator's own CPU cache: a random
+  // request's map lookup is otherwise one cache miss per IO.
+  virtual void prefetch(Lpn /*lpn*/) const {}
   virtual const FtlStats& stats() const = 0;
   // Bytes of mapping table the FTL keeps in DRAM.
   virtual uint64_t map_bytes() const = 0;

@@ -16,6 +16,25 @@ SyntheticWorkload::SyntheticWorkload(const WorkloadConfig& cfg, uint64_t span, u
 }
 
 bool SyntheticWorkload::next(HostRequest& req, const sc_core::sc_time&) {
+  if (!lookahead_) return draw(req);
+  // Keep kLookahead requests drawn ahead of the one returned.
+  while (!drawn_all_ && ahead_count_ < kLookahead) {
+    HostRequest& r = ahead_[(ahead_first_ + ahead_count_) % kLookahead];
+    if (!draw(r)) {
+      drawn_all_ = true;
+      break;
+    }
+    ++ahead_count_;
+    lookahead_(r);
+  }
+  if (ahead_count_ == 0) return false;
+  req = ahead_[ahead_first_];
+  ahead_first_ = (ahead_first_ + 1) % kLookahead;
+  --ahead_count_;
+  return true;
+}
+
+bool SyntheticWorkload::draw(HostRequest& req) {
   if (cfg_.number_ios && issued_ >= cfg_.number_ios) return false;
   req.id = issued_++;
   req.op = (read_pct_ == 100 || (read_pct_ > 0 && rng_.percent() < read_pct_)) ? ssdtlm::HostOp::Read

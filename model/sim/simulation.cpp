@@ -71,7 +71,11 @@ uint64_t Simulation::workload_span() const {
 void Simulation::run(IoSource* source, uint32_t iodepth) {
   if (!source) {
     const uint64_t seed = cfg_.workload.randseed ? cfg_.workload.randseed : cfg_.seed;
-    synthetic_ = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
+    auto synthetic = std::make_unique<SyntheticWorkload>(cfg_.workload, workload_span(), seed);
+    // Speed only: the controller prefetches the map entries of requests to come.
+    if (drive_ && cfg_.raid.members == 1)
+      synthetic->on_lookahead([c = &drive_->controller](const HostRequest& r) { c->prefetch(r.offset); });
+    synthetic_ = std::move(synthetic);
     source = synthetic_.get();
     iodepth = cfg_.workload.iodepth;
     expected_ios_ = cfg_.workload.number_ios;

@@ -39,6 +39,7 @@ class PageFtl : public Ftl {
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
   void trim(Lpn lpn, FtlWork& work) override;
   Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
+  void prefetch(Lpn lpn) const override { __builtin_prefetch(&l2p_[lpn.v]); }
   const FtlStats& stats() const override { return stats_; }
   uint64_t map_bytes() const override { return user_pages_ * params_.map_entry_bytes; }
   void check_consistency() const override;

@@ -52,6 +52,18 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   // suspended a program the command waits for, after the drive replied);
   // the host waits it out once the answered time has come.
   sc_time postponed;
+  // nand.suspend behind a RAID-0 front-end: a member's sub-command names the
+  // host's command it is part of, and `completes` is when each completes
+  // (as answered, then as moved), so a member's postponement moves the
+  // host's command only past the latest member.
+  HostCommand* parent = nullptr;
+  sc_time completes;
+  // Whoever waits for the command hears of a later completion: the
+  // built-in host does; a plain TLM payload's initiator has its answer only
+  // (the SATA interface's command for it lives for the call), nor does a
+  // RAID member's command the front-end does not keep. Not postponable: its
+  // programs are not suspended.
+  bool postponable = true;
 
   tlm_extension_base* clone() const override { return new HostCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const HostCommand&>(e); }

@@ -170,10 +170,9 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       t = dram_access(uint32_t(cmd.bytes), t);
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
-      // nand.suspend: the command's programs may be suspended by a read (not
-      // a RAID member's: its command is the front-end's, gone once answered);
-      // the host is then told to wait longer (resumed()).
-      suspendable_ = cfg_.nand.suspend && cfg_.raid.members == 1;
+      // nand.suspend: the command's programs may be suspended by a read; the
+      // host is then told to wait longer (resumed()), if it can be told.
+      suspendable_ = cfg_.nand.suspend && cmd.postponable;
       awaiting_ = suspendable_ ? &cmd : nullptr;
       for (uint64_t l = first; l <= last;) {
         const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
@@ -556,7 +555,16 @@ void Controller::resumed(uint32_t die, const sc_time& from, const sc_time& to) {
     if (a.end == from) {
       // Live: the op has not ended, so neither has the command.
       sc_time& done = flash_done_[a.cmd];
-      if (to > done) a.cmd->postponed += to - done, done = to;
+      if (to > done) {
+        a.cmd->postponed += to - done;
+        // A RAID member's command: the host's moves past its latest member.
+        if (ssdtlm::HostCommand* host = a.cmd->parent) {
+          a.cmd->completes += to - done;
+          if (a.cmd->completes > host->completes)
+            host->postponed += a.cmd->completes - host->completes, host->completes = a.cmd->completes;
+        }
+        done = to;
+      }
       a.end = to;
     }
   if (!cache_.enabled()) return;

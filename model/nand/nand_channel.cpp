@@ -65,7 +65,8 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
       trans.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
-    // Reads and foreground work are bookings too: nobody can move them.
+    // Reads and what the controller did not mark suspendable are bookings
+    // too: nobody can move them.
     const Booking b{start, end - after, end, sc_core::SC_ZERO_TIME,
                     cmd->suspendable && cmd->kind != FlashOpKind::Read};
     booked.insert(std::upper_bound(booked.begin(), booked.end(), b,

@@ -30,7 +30,9 @@
 // is left of that time after the idle gap before it, so the read goes ahead
 // of everything booked behind the running operation. A read does not
 // suspend an operation that would move a booking nobody can postpone (a
-// host read, foreground GC): it waits as before. A moved operation keeps
+// read, whose end was answered; a GC read also feeds a program elsewhere;
+// TRIM's flash work; a plain TLM payload's write-through program): it
+// waits as before. A moved operation keeps
 // its place on the bus: a program behind the suspended one moves its data
 // in at the time first booked (the bus calendar cannot move a booking), so
 // other dies' transfers do not wait for it at its new time.

@@ -9,8 +9,9 @@ namespace ssd {
 using ssdtlm::HostCommand;
 using ssdtlm::HostOp;
 
-RaidFrontend::RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size)
-    : sc_module(name), host("host"), member("member"), cfg_(cfg), page_(page_size), subs_(cfg.members, 0) {
+RaidFrontend::RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size, bool suspend)
+    : sc_module(name), host("host"), member("member"), cfg_(cfg), page_(page_size), subs_(cfg.members, 0),
+      kept_(suspend ? size_t(cfg.members) * kNcqTags : 0) {
   host.register_b_transport(this, &RaidFrontend::b_transport);
 }
 
@@ -40,7 +41,9 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     }
   }
   // One sub-command per member reached, all issued at `start`.
-  std::vector<HostCommand> sub(n);
+  static thread_local std::vector<HostCommand> local;
+  local.resize(n);
+  HostCommand* const sub = kept_.empty() ? local.data() : &kept_[size_t(cmd.ncq_tag % kNcqTags) * n];
   sc_core::sc_time done = start;
   bool ok = true;
   uint32_t reached = 0;
@@ -53,6 +56,9 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     s.bytes = last[m] - first[m];
     s.ncq_tag = cmd.ncq_tag;
     s.data_tag = cmd.data_tag;
+    s.postponable = !kept_.empty() && cmd.postponable;
+    s.parent = s.postponable ? &cmd : nullptr;
+    s.postponed = sc_core::SC_ZERO_TIME;
     tlm::tlm_generic_payload t;
     t.set_command(trans.get_command());
     t.set_address(s.offset);
@@ -63,8 +69,10 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     member[m]->b_transport(t, d);
     t.clear_extension(&s);
     ok = ok && t.is_response_ok();
-    done = std::max(done, sc_core::sc_time_stamp() + d);
+    s.completes = sc_core::sc_time_stamp() + d;
+    done = std::max(done, s.completes);
   }
+  cmd.completes = done;
   if (reached > 1) ++split_;
   if (cmd.op == HostOp::Read) {
     // Each host piece is ready when its member has all of it in DRAM.

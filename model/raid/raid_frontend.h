@@ -19,8 +19,10 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "model/sim/config.h"
+#include "tlm/ssd_protocol.h"
 
 namespace ssd {
 
@@ -29,7 +31,9 @@ class RaidFrontend : public sc_core::sc_module {
   tlm_utils::simple_target_socket<RaidFrontend> host;
   tlm_utils::multi_passthrough_initiator_socket<RaidFrontend> member;
 
-  RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size);
+  // `suspend` (nand.suspend): sub-commands outlive the call, so a member can
+  // postpone a write-through write (see ssdtlm::HostCommand::parent).
+  RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size, bool suspend = false);
 
   // Host capacity of N members of `member_bytes` each (whole stripes only).
   uint64_t capacity(uint64_t member_bytes) const { return member_bytes / cfg_.stripe * cfg_.stripe * cfg_.members; }
@@ -41,6 +45,7 @@ class RaidFrontend : public sc_core::sc_module {
   uint64_t host_offset(uint32_t m, uint64_t member_offset) const {
     return (member_offset / cfg_.stripe * cfg_.members + m) * cfg_.stripe + member_offset % cfg_.stripe;
   }
+  static constexpr uint32_t kNcqTags = 32;  // NCQ's tags (sata.ncq_depth is at most 32)
   // Sub-commands issued per member, and host commands split over several.
   const std::vector<uint64_t>& sub_commands() const { return subs_; }
   uint64_t split_commands() const { return split_; }
@@ -51,6 +56,10 @@ class RaidFrontend : public sc_core::sc_module {
   RaidConfig cfg_;
   uint32_t page_;
   std::vector<uint64_t> subs_;
+  // nand.suspend: one sub-command per member and NCQ tag. A tag comes back
+  // only once its command has completed (postponements included), by when
+  // every program of its sub-commands has ended.
+  std::vector<ssdtlm::HostCommand> kept_;
   uint64_t split_ = 0;
 };
 

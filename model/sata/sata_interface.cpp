@@ -19,6 +19,7 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   // attached for the duration of this call (the firmware reads only that).
   HostCommand* ext = trans.get_extension<HostCommand>();
   HostCommand plain;
+  plain.postponable = false;  // lives for this call only
   if (!ext && !plain_command(trans, plain)) return;
   struct Attached {
     tlm::tlm_generic_payload& trans;

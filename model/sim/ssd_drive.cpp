@@ -24,7 +24,7 @@ SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
   controller.dram.bind(dram.socket);
   add_channels(cfg, controller, channels);
   if (cfg.raid.members > 1) {
-    raid = std::make_unique<RaidFrontend>("raid", cfg.raid, cfg.nand.host_page());
+    raid = std::make_unique<RaidFrontend>("raid", cfg.raid, cfg.nand.host_page(), cfg.nand.suspend);
     sata.controller.bind(raid->host);
     raid->member.bind(controller.host);
     for (uint32_t m = 1; m < cfg.raid.members; ++m) {

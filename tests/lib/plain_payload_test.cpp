@@ -226,3 +226,30 @@ TEST(PlainPayload, BaseProtocolErrors) {
 }
 
 }  // namespace
+
+TEST(PlainPayload, ItsWritesAreNotSuspendedForItCannotBeToldOfALaterCompletion) {
+  // nand.suspend postpones the completion of a write whose program a read
+  // suspends; a plain payload's initiator already has its answer (and the
+  // command the SATA interface built for it is gone), so its programs are
+  // not suspended: a read in the middle of one waits for it.
+  const ssd::SimConfig cfg = small_drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--nand.suspend=true"});
+  ssd::SsdDrive d("d", cfg);
+  sc_time write_end, read_end;
+  Initiator init("init", 1, [&](Initiator& self) {
+    tlm::tlm_generic_payload w, r;
+    auto a = pattern(4096, 3), b = pattern(4096, 4);
+    plain(w, tlm::TLM_WRITE_COMMAND, 0, a);
+    sc_core::wait(self.send(0, w));  // page 0 on flash
+    plain(w, tlm::TLM_WRITE_COMMAND, 4096, b);
+    write_end = sc_core::sc_time_stamp() + self.send(0, w);
+    sc_core::wait(cfg.nand.t_prog / 2);  // into the program
+    std::vector<unsigned char> back(4096);
+    plain(r, tlm::TLM_READ_COMMAND, 0, back);
+    read_end = sc_core::sc_time_stamp() + self.send(0, r);
+    EXPECT_TRUE(r.is_response_ok());
+  });
+  init.sockets[0]->bind(d.sata.host);
+  sc_core::sc_start();
+  EXPECT_EQ(d.channels[0]->stats().suspends, 0u);
+  EXPECT_GT(read_end, write_end);  // behind the program (tR, then the page out)
+}

@@ -116,8 +116,8 @@ TEST(SuspendCalendar, TheBookingsBehindMoveByWhatTheGapsLeave) {
 
 TEST(SuspendCalendar, AReadNeverMovesWhatCannotBePostponed) {
   // A 40 us gap (shorter than tR: the read does not fit in it) before a B
-  // that cannot move (foreground work): the read does not suspend A and
-  // waits for both, as without suspend.
+  // that cannot move (say a plain TLM payload's write-through program): the
+  // read does not suspend A and waits for both, as without suspend.
   const Case c = run(us(40), false);
   const sc_time b_end = kProg + us(40) + kProg;
   EXPECT_TRUE(c.moved.empty());

@@ -4,6 +4,8 @@
 // bookkeeping of which member each command reached.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "tests/model/cli_util.h"
 
 namespace {
@@ -87,6 +89,39 @@ TEST(Raid, ContentChecksSeeHostAddresses) {
                        "content");
   EXPECT_GT(j["device"]["content_check"]["pages_checked"].get<uint64_t>(), 2000u);
   EXPECT_GT(j["device"]["raid"]["split_commands"].get<uint64_t>(), 0u);
+}
+
+// nand.suspend behind the front-end: a timed replay of a write and a read
+// 500 us later on member 0 (stripe 4 KiB: host page 2 is member 0's page
+// 1), write-through, suspend off and on.
+nlohmann::json suspend_run(uint64_t write_offset, uint64_t write_bytes, bool on, const std::string& name) {
+  const std::string trace = tmp(name + ".iolog");
+  std::ofstream(trace) << "fio version 3 iolog\n0 /dev/sdb add\n0 /dev/sdb write " << write_offset << " "
+                       << write_bytes << "\n500 /dev/sdb read 8192 4096\n";
+  return drive("--precondition=seq-fill --raid.members=2 --raid.stripe=4k --trace " + trace +
+                   (on ? " --nand.suspend=true --nand.t_suspend=30us" : ""),
+               name);
+}
+
+TEST(Raid, AReadSuspendsAMembersWriteThroughProgramAndTheHostWaits) {
+  // 4 KiB on member 0: its program is suspended, and the host's write
+  // completes later by the die's time away (t_suspend + tR + the page out
+  // at 40 MB/s).
+  const auto off = suspend_run(0, 4096, false, "wt_off"), on = suspend_run(0, 4096, true, "wt_on");
+  const uint64_t away_ns = 30000 + 50000 + 102400;
+  EXPECT_EQ(on["device"]["channels"][0]["suspends"], 1);  // channels[0]: member 0's
+  EXPECT_EQ(on["write"]["lat_ns"]["max"].get<uint64_t>(), off["write"]["lat_ns"]["max"].get<uint64_t>() + away_ns);
+  EXPECT_LT(on["read"]["lat_ns"]["max"].get<uint64_t>(), off["read"]["lat_ns"]["max"].get<uint64_t>());
+}
+
+TEST(Raid, ASuspendedMemberMovesTheHostsWriteOnlyPastItsOtherMembers) {
+  // 12 KiB from host page 1: two pages on member 1 (programmed one after
+  // the other), one on member 0. Suspending member 0's program leaves it
+  // still ahead of member 1's: the write completes when it did.
+  const auto off = suspend_run(4096, 12288, false, "split_off"), on = suspend_run(4096, 12288, true, "split_on");
+  EXPECT_EQ(on["device"]["channels"][0]["suspends"], 1);
+  EXPECT_EQ(on["write"]["lat_ns"]["max"], off["write"]["lat_ns"]["max"]);
+  EXPECT_LT(on["read"]["lat_ns"]["max"].get<uint64_t>(), off["read"]["lat_ns"]["max"].get<uint64_t>());
 }
 
 TEST(Raid, BadValuesAreExit2) {

@@ -88,6 +88,9 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   // ends moved, each as {from, to}, latest first (empty otherwise).
   bool suspendable = false;
   std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> resumed;
+  // Request: a host read's page or map-page read, which may suspend (a
+  // write's or GC's reads do not).
+  bool host_read = false;
 
   tlm_extension_base* clone() const override { return new FlashCommand(*this); }
   void copy_from(const tlm_extension_base& e) override { *this = static_cast<const FlashCommand&>(e); }

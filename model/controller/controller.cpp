@@ -154,6 +154,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case HostOp::Read:
       cmd.ready.clear();
       cmd.content.clear();
+      host_reading_ = cfg_.nand.suspend;  // its reads (data and map pages) may suspend a program or erase
       for (uint64_t l = first; l <= last;) {
         const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
         sc_time ends[16];
@@ -164,6 +165,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
         }
         l += n;
       }
+      host_reading_ = false;
       break;
     case HostOp::Write: {
       // The SATA interface already moved the data over the link: stage it in DRAM.
@@ -192,6 +194,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
         done = t;
         break;
       }
+      // (nand.suspend: its flash work, DFTL's map pages, is not suspended.)
       for (uint64_t l = first; l <= last; ++l) {
         if (partial_page(cmd, l)) continue;  // only whole pages can be unmapped
         work_.clear();
@@ -532,6 +535,7 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   flash_cmd_.ppn = op.ppn.v;
   flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : host_lpn_;
   flash_cmd_.suspendable = suspendable_ && op.kind != ftl::FlashOp::Kind::Read;
+  flash_cmd_.host_read = host_reading_ && op.kind == ftl::FlashOp::Kind::Read && !op.gc;
   const sc_time now = sc_core::sc_time_stamp();
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);

@@ -180,6 +180,10 @@ class Controller : public sc_core::sc_module {
   uint64_t background_slices_ = 0;
   std::vector<uint8_t> bg_busy_;  // ftl.idle_dies > 1: per die, the idle loops' slices working on it
   bool suspendable_ = false;  // nand.suspend: the ops being issued may be suspended by a read
+  // nand.suspend: a host read is being served: its reads may suspend. (Not a
+  // write's or a TRIM's: a map-page read of theirs could otherwise suspend
+  // their own program, whose end the command has not answered yet.)
+  bool host_reading_ = false;
   // nand.suspend, write-through: the command being served, and per die its
   // suspendable ops not yet ended (their ends, their commands); per
   // command, when its flash work ends.

@@ -60,7 +60,7 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     std::vector<Booking>& booked = booked_[cmd->die];
     booked.erase(booked.begin(), std::find_if(booked.begin(), booked.end(), [&](const Booking& b) { return b.end > now; }));
     sc_time read_end;
-    if (cmd->kind == FlashOpKind::Read && !cmd->gc && suspend_for(*cmd, now + delay, before, xfer, end, read_end)) {
+    if (cmd->kind == FlashOpKind::Read && cmd->host_read && suspend_for(*cmd, now + delay, before, xfer, end, read_end)) {
       delay = read_end - now;
       trans.set_response_status(tlm::TLM_OK_RESPONSE);
       return;

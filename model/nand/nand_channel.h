@@ -20,7 +20,8 @@
 // moves every plane's data over the bus back to back and takes one array
 // time: tR before, tPROG or tBERS after.
 //
-// Program/erase suspend (`nand.suspend`): a host read whose die is in the
+// Program/erase suspend (`nand.suspend`): a host read (FlashCommand::host_read:
+// a host read command's page or map-page read) whose die is in the
 // array step of a suspendable program or erase (a host write's, a destage,
 // idle-time GC: the controller says so, and moves what waits for its end)
 // suspends it: the read's tR starts t_suspend after it arrives (or after

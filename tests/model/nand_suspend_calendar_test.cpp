@@ -51,6 +51,7 @@ struct Driver : sc_core::sc_module {
     FlashCommand cmd;
     cmd.kind = kind;
     cmd.suspendable = suspendable;
+    cmd.host_read = kind == FlashOpKind::Read;  // a host read's: it may suspend
     tlm::tlm_generic_payload t;
     t.set_extension(&cmd);
     sc_time delay = after;

@@ -120,18 +120,23 @@ void Controller::background() {
     if (on_program_)
       for (const ftl::FlashOp& op : work.ops)
         written.push_back(op.kind == ftl::FlashOp::Kind::Program ? media_.read(op.ppn) : PageContent{});
-    sc_time all = t;
+    sc_time all = t, barrier_from = t, siblings_end = sc_core::SC_ZERO_TIME;
     for (size_t i = 0; i < work.ops.size(); ++i) {
       const ftl::FlashOp& op = work.ops[i];
       sc_time start = std::max(t, sc_core::sc_time_stamp());
       if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
-      if (op.barrier) start = std::max(start, all);
+      if (op.barrier && !op.sibling) barrier_from = all;
+      if (op.barrier) start = std::max(start, barrier_from);
       suspendable_ = cfg_.nand.suspend;  // nobody waits for its end but this loop
       done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
       suspendable_ = false;
       all = std::max(all, done[i]);
       if (on_program_ && written[i].lpn != UINT32_MAX) on_program_(written[i].lpn, written[i].version, done[i]);
-      sc_core::wait(done[i] - sc_core::sc_time_stamp());  // the op runs; then the next is issued
+      // The op runs; then the next is issued (a sibling at once, beside it).
+      siblings_end = std::max(siblings_end, done[i]);
+      if (i + 1 < work.ops.size() && work.ops[i + 1].sibling) continue;
+      sc_core::wait(siblings_end - sc_core::sc_time_stamp());
+      siblings_end = sc_core::SC_ZERO_TIME;
     }
     if (!bg_busy_.empty())
       for (uint32_t d : mine) --bg_busy_[d];
@@ -427,11 +432,17 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
     const ftl::FlashOp& op = work.ops[i];
     sc_time start = gc_free;
     if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
+    // A barrier's siblings wait for what it waits for: the ops before the first.
+    size_t first = i;
+    while (op.barrier && first > 0 && work.ops[first].sibling) --first;
     if (op.barrier && batch) {  // every earlier op of its own page
       start = std::max(start, issued);
-      for (size_t j = batch->page_start[i]; j < i; ++j) start = std::max(start, done[j]);
-    } else if (op.barrier) {
+      for (size_t j = batch->page_start[i]; j < first; ++j) start = std::max(start, done[j]);
+    } else if (op.barrier && first == i) {
       start = all;
+    } else if (op.barrier) {
+      start = issued;
+      for (size_t j = 0; j < first; ++j) start = std::max(start, done[j]);
     }
     return start;
   };

@@ -42,6 +42,9 @@ struct FlashOp {
   // or of every earlier op when `barrier` is set.
   int32_t after = -1;
   bool barrier = false;
+  // With `barrier`: wait for what the previous op (a barrier) waited for,
+  // not for it (a block set's erases, side by side on their dies).
+  bool sibling = false;
 };
 
 // What serving one logical page costs; the firmware turns it into time.

@@ -3,6 +3,7 @@
 #include "model/ftl/steady_written.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -13,12 +14,46 @@ std::vector<FtlOptionSpec> HybridFtl::options() {
            "hybrid FTLs: log blocks per die (BAST: one per logical block being updated; FAST: one sequential, "
            "the rest random)"},
           {"ftl.hybrid.idle_merge", "true", "bool",
-           "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)"}};
+           "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)"},
+          {"ftl.hybrid.stripe", "1", "count",
+           "hybrid FTLs: dies a logical block is striped over (its page k on die k % stripe of its group, at page "
+           "k / stripe); a logical block, a log block and a merge span the group, and log_blocks counts per group"}};
+}
+
+namespace {
+// The engine's geometry under ftl.hybrid.stripe = s: dies / s groups, block
+// sets of s x P pages (throws FtlConfigError unless s divides the dies).
+FlashGeometry grouped(const FtlParams& p) {
+  const double s = p.options.get("ftl.hybrid.stripe");
+  const uint32_t dies = p.geometry.dies();
+  if (s < 1 || s > dies || s != std::floor(s) || dies % uint32_t(s))
+    throw FtlConfigError("ftl.hybrid.stripe", "a logical block must stripe over a divisor of the " +
+                                                  std::to_string(dies) + " dies, not " + std::to_string(s));
+  FlashGeometry g = p.geometry;
+  g.channels = 1;
+  g.dies_per_channel = dies / uint32_t(s);
+  if (uint64_t(g.pages_per_block) * uint32_t(s) > UINT16_MAX)
+    throw FtlConfigError("ftl.hybrid.stripe", "stripe x pages_per_block is over 65535 pages per logical block");
+  g.pages_per_block *= uint32_t(s);
+  return g;
+}
+}  // namespace
+
+Ppn HybridFtl::phys(uint32_t ppn) const {
+  if (stripe_ == 1) return Ppn(ppn);
+  const uint32_t k = ppn % ppb_;
+  return Ppn(phys_.first_page(phys_block(ppn / ppb_, k % stripe_)).v + k / stripe_);
+}
+
+BlockId HybridFtl::phys_block(uint32_t block, uint32_t k) const {
+  const uint32_t bpd = phys_.blocks_per_die();
+  return phys_.block(DieId(block / bpd * stripe_ + k), block % bpd);
 }
 
 HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
-    : params_(p), geo_(p.geometry), media_(media), scheme_(scheme), ppb_(p.geometry.pages_per_block),
-      user_pages_(user_pages_for(p)) {
+    : params_(p), phys_(p.geometry), stripe_(1), geo_(grouped(p)), media_(media), scheme_(scheme),
+      ppb_(geo_.pages_per_block), user_pages_(user_pages_for(p)) {
+  stripe_ = p.geometry.dies() / geo_.dies();
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
   if (ppb_ > UINT16_MAX) throw std::invalid_argument("hybrid FTL: more than 65535 pages per block");
   logical_blocks_ = uint32_t((user_pages_ + ppb_ - 1) / ppb_);
@@ -78,7 +113,7 @@ void HybridFtl::read(Lpn lpn, FtlWork& work) {
     ++stats_.unmapped_reads;
     return;
   }
-  work.add({FlashOp::Kind::Read, Ppn(ppn)});
+  work.add({FlashOp::Kind::Read, phys(ppn)});
 }
 
 void HybridFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
@@ -141,7 +176,7 @@ void HybridFtl::append(uint32_t slot, uint32_t lpn, uint64_t version, FtlWork& w
   Log& g = logs_[slot];
   const uint32_t page = g.used++;
   const uint32_t ppn = g.block * ppb_ + page;
-  media_.program(BlockId(g.block), page, {lpn, version});
+  program(g.block, page, {lpn, version});
   if (l2p_[lpn] != kNone) invalidate(l2p_[lpn]);
   l2p_[lpn] = ppn;
   p2l_[ppn] = lpn;
@@ -152,7 +187,7 @@ void HybridFtl::append(uint32_t slot, uint32_t lpn, uint64_t version, FtlWork& w
   ++stats_.host_pages_written;
   ++stats_.flash_pages_written;
   // The host page waits for the merges its write caused (foreground merge).
-  work.add({FlashOp::Kind::Program, Ppn(ppn), false, -1, after_merge});
+  work.add({FlashOp::Kind::Program, phys(ppn), false, -1, after_merge});
 }
 
 void HybridFtl::merge_log(uint32_t slot, FtlWork& work) {
@@ -238,14 +273,14 @@ void HybridFtl::copy_into(uint32_t lpn, uint32_t block, uint32_t page, bool& bar
   if (src == kNone) {
     // A hole below a page still to copy: program a pad (in-order programming).
     if (trimmed_[lpn]) ++merges_.trimmed_skipped, trimmed_[lpn] = false;
-    media_.program(BlockId(block), page, PageContent{});
+    program(block, page, PageContent{});
     ++merges_.padded;
     // After the previous op: the block's previous page (or its erase).
-    work.add({FlashOp::Kind::Program, Ppn(dst), true, work.ops.empty() ? -1 : int32_t(work.ops.size() - 1), barrier});
+    work.add({FlashOp::Kind::Program, phys(dst), true, work.ops.empty() ? -1 : int32_t(work.ops.size() - 1), barrier});
     barrier = false;
     return;
   }
-  media_.program(BlockId(block), page, media_.read(geo_.block_of(Ppn(src)), src % ppb_));
+  program(block, page, media_.read(phys(src)));
   invalidate(src);
   l2p_[lpn] = dst;
   p2l_[dst] = lpn;
@@ -253,8 +288,8 @@ void HybridFtl::copy_into(uint32_t lpn, uint32_t block, uint32_t page, bool& bar
   ++merges_.copied;
   ++stats_.gc_pages_moved;
   const int32_t read_index = int32_t(work.ops.size());
-  work.add({FlashOp::Kind::Read, Ppn(src), true, -1, barrier});
-  work.add({FlashOp::Kind::Program, Ppn(dst), true, read_index});
+  work.add({FlashOp::Kind::Read, phys(src), true, -1, barrier});
+  work.add({FlashOp::Kind::Program, phys(dst), true, read_index});
   barrier = false;
 }
 
@@ -262,10 +297,14 @@ void HybridFtl::erase_block(uint32_t block, FtlWork& work) {
   if (valid_[block] != 0)
     throw std::logic_error("hybrid FTL: erasing block " + std::to_string(block) + " with " +
                            std::to_string(valid_[block]) + " valid pages");
-  media_.erase(BlockId(block));
   role_[block] = Role::Free;
   dies_[die_of_block(block)].free_blocks.push_back(block);
-  work.add({FlashOp::Kind::Erase, geo_.first_page(BlockId(block)), true, -1, true});  // after every read
+  for (uint32_t k = 0; k < stripe_; ++k) {  // after every read; a set's erases side by side
+    media_.erase(phys_block(block, k));
+    FlashOp e{FlashOp::Kind::Erase, phys_.first_page(phys_block(block, k)), true, -1, true};
+    e.sibling = k > 0;
+    work.add(e);
+  }
 }
 
 void HybridFtl::release(uint32_t slot) {
@@ -327,8 +366,8 @@ void HybridFtl::check_consistency() const {
       if (s / pool_ != d || g.block == kNone || die_of_block(g.block) != d || role_[g.block] != Role::Log)
         fail("log slot " + std::to_string(s) + " of die " + std::to_string(d));
       block_slot[g.block] = s;
-      const Ppn next = Ppn(g.block * ppb_ + g.used);
-      if (g.used == 0 || !media_.is_programmed(Ppn(next.v - 1)) || (g.used < ppb_ && media_.is_programmed(next)))
+      const uint32_t next = g.block * ppb_ + g.used;
+      if (g.used == 0 || !media_.is_programmed(phys(next - 1)) || (g.used < ppb_ && media_.is_programmed(phys(next))))
         fail("log block " + std::to_string(g.block) + " used " + std::to_string(g.used) + " vs the flash");
       bool in_order = g.owner != kNone;
       for (uint32_t i = 0; i < g.used; ++i) in_order = in_order && g.lpns[i] == g.owner * ppb_ + i;
@@ -350,7 +389,7 @@ void HybridFtl::check_consistency() const {
     if (p == kNone) continue;
     const uint32_t b = p / ppb_, page = p % ppb_, lb = uint32_t(l / ppb_);
     if (p2l_[p] != l) fail("l2p[" + std::to_string(l) + "] -> " + std::to_string(p) + " but p2l disagrees");
-    if (!media_.is_programmed(Ppn(p))) fail("LPN " + std::to_string(l) + " maps to an erased page");
+    if (!media_.is_programmed(phys(p))) fail("LPN " + std::to_string(l) + " maps to an erased page");
     if (role_[b] == Role::Data) {
       if (data_[lb] != b || page != l % ppb_) fail("LPN " + std::to_string(l) + " off its data block offset");
     } else if (role_[b] == Role::Log) {
@@ -366,7 +405,7 @@ void HybridFtl::check_consistency() const {
   for (uint32_t b = 0; b < geo_.blocks(); ++b) {
     if (count[b] != valid_[b]) fail("block " + std::to_string(b) + " valid count " + std::to_string(valid_[b]) +
                                     ", mapped pages " + std::to_string(count[b]));
-    if (role_[b] == Role::Free && media_.is_programmed(geo_.first_page(BlockId(b))))
+    if (role_[b] == Role::Free && media_.is_programmed(phys(b * ppb_)))
       fail("free block " + std::to_string(b) + " is not erased");
   }
   for (uint32_t d = 0; d < dies_.size(); ++d)

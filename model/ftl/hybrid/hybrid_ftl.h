@@ -8,7 +8,14 @@
 // per block) lives in one physical block, page k holding LPN L*P+k. Logical
 // block L belongs to die L % dies, and everything that serves it (its data
 // block, its log blocks, the blocks its merges write) is on that die, so a
-// merge never crosses dies. Each die has a pool of `ftl.log_blocks`
+// merge never crosses dies. With `ftl.hybrid.stripe` = s > 1 the engine
+// runs on die groups and block sets instead (as multi-channel controllers
+// stripe a logical block): group g is dies g*s .. g*s+s-1 (s channels), a
+// block is block j of each die of its group (s x P pages), and its page k
+// is page k / s of block j on die k % s; a logical block is s x P LPNs, so
+// a sequential stream and a merge run on s dies at once. A block set's
+// erases are one per die, each after every earlier op of the work but not
+// after its sibling erases. Each die has a pool of `ftl.log_blocks`
 // page-mapped log blocks that absorb updates:
 //  - BAST: a log block belongs to one logical block; a write appends to its
 //    logical block's log (opening one, and merging the oldest log of the die
@@ -52,7 +59,7 @@ class HybridFtl : public Ftl {
   void read(Lpn lpn, FtlWork& work) override;
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
   void trim(Lpn lpn, FtlWork& work) override;
-  Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
+  Ppn lookup(Lpn lpn) const override { return l2p_[lpn.v] == kNone ? Ppn(kNone) : phys(l2p_[lpn.v]); }
   const FtlStats& stats() const override { return stats_; }
   uint64_t map_bytes() const override;
   void check_consistency() const override;
@@ -110,9 +117,18 @@ class HybridFtl : public Ftl {
   uint32_t die_of_lb(uint32_t lb) const { return lb % geo_.dies(); }
   uint32_t die_of_block(uint32_t block) const { return block / geo_.blocks_per_die(); }
   uint32_t lb_pages(uint32_t lb) const;  // pages of logical block lb inside the user capacity
+  // ftl.hybrid.stripe: the engine's page (block * ppb_ + page, in geo_: die
+  // groups and block sets) on the flash (in phys_), and member `k` of a block set.
+  Ppn phys(uint32_t ppn) const;
+  BlockId phys_block(uint32_t block, uint32_t k) const;
+  void program(uint32_t block, uint32_t page, const PageContent& c) {
+    media_.program(phys_block(block, page % stripe_), page / stripe_, c);
+  }
 
   FtlParams params_;
-  FlashGeometry geo_;
+  FlashGeometry phys_;      // the flash
+  uint32_t stripe_;         // ftl.hybrid.stripe: dies per group
+  FlashGeometry geo_;       // what the engine runs on: die groups, block sets
   FlashMedia& media_;
   Scheme scheme_;
   uint32_t ppb_;            // pages per block

@@ -25,39 +25,38 @@ traces::ReaderOptions TraceSource::reader_options() const {
   return ro;
 }
 
-bool TraceSource::next(HostRequest& req, const sc_core::sc_time& now) {
-  if (error_) return false;
+const char* const TraceSource::kFilterReasons[5] = {"device", "before trace.start", "after trace.end", "operation",
+                                                     "zero length"};
+
+void TraceSource::produce(Ahead& a) {
+  a.kind = Ahead::Kind::End;
+  a.read = 0;
+  std::fill(std::begin(a.filtered), std::end(a.filtered), 0u);
   traces::TraceRecord rec;
   try {
     while (reader_->next(rec)) {
-      ++read_;
-      const char* why = window(rec);
-      if (!why && rec.op == TraceOp::PowerFail) {
+      ++a.read;
+      int why = window(rec);
+      if (why < 0 && rec.op == TraceOp::PowerFail) {
         if (!on_power_cut_)
           throw traces::TraceError(std::string(rec.source), where(rec),
                                    "a powerfail record needs --powerfail.at=trace (else it would be ignored)");
-        if (power_cuts_++)
-          throw traces::TraceError(std::string(rec.source), where(rec), "a second powerfail record: the power is out");
-        // Timed: find_power_cut() found it before the run, which stops there.
-        if (!cfg_.timed && now == sc_core::SC_ZERO_TIME)
-          throw traces::TraceError(std::string(rec.source), where(rec), "a powerfail record at the replay's start");
-        if (!cfg_.timed) on_power_cut_(now);
-        continue;
-      }
-      if (why)
-        ;
-      else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
-               (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
-        why = "operation";
+        a.kind = Ahead::Kind::Cut;
+        a.error = traces::TraceError(std::string(rec.source), where(rec), "").what();
+        return;
+      } else if (why >= 0) {
+      } else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
+                 (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
+        why = 3;
       else if (rec.op != TraceOp::Flush && rec.bytes == 0)
-        why = "zero length";
-      if (why) {
-        ++filtered_[why];
+        why = 4;
+      if (why >= 0) {
+        ++a.filtered[why];
         continue;
       }
       uint64_t offset = rec.offset, bytes = rec.bytes;
       if (rec.op != TraceOp::Flush) place(rec, offset, bytes);
-      req.id = replayed_++;
+      HostRequest& req = a.req;
       req.op = rec.op == TraceOp::Read    ? ssdtlm::HostOp::Read
                : rec.op == TraceOp::Write ? ssdtlm::HostOp::Write
                : rec.op == TraceOp::Discard ? ssdtlm::HostOp::Trim
@@ -66,19 +65,67 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time& now) {
       req.bytes = rec.op == TraceOp::Flush ? 0 : bytes;
       req.timed = cfg_.timed;
       req.arrival = arrival(rec);
-      return true;
+      a.kind = Ahead::Kind::Request;
+      return;
     }
   } catch (const traces::TraceError& e) {
-    error_ = e.what();
+    a.kind = Ahead::Kind::Error;
+    a.error = e.what();
+  }
+}
+
+bool TraceSource::take(Ahead& a, HostRequest& req, const sc_core::sc_time& now) {
+  read_ += a.read;
+  for (int k = 0; k < 5; ++k)
+    if (a.filtered[k]) filtered_[kFilterReasons[k]] += a.filtered[k];
+  switch (a.kind) {
+    case Ahead::Kind::Request:
+      req = a.req;
+      req.id = replayed_++;
+      return true;
+    case Ahead::Kind::Cut: {
+      // a.error is "FILE: WHERE: " (the record's place), for the messages.
+      const std::string at = a.error.substr(0, a.error.size() - 2);
+      if (power_cuts_++) error_ = at + ": a second powerfail record: the power is out";
+      // Timed: find_power_cut() found it before the run, which stops there.
+      else if (!cfg_.timed && now == sc_core::SC_ZERO_TIME) error_ = at + ": a powerfail record at the replay's start";
+      else if (!cfg_.timed) on_power_cut_(now);
+      return false;
+    }
+    case Ahead::Kind::Error: error_ = a.error; return false;
+    case Ahead::Kind::End: return false;
   }
   return false;
 }
 
-const char* TraceSource::window(const traces::TraceRecord& rec) const {
-  if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) return "device";
-  if (rec.time_ns < window_start_ns_) return "before trace.start";
-  if (window_end_ns_ && rec.time_ns >= window_end_ns_) return "after trace.end";
-  return nullptr;
+bool TraceSource::next(HostRequest& req, const sc_core::sc_time& now) {
+  // Without a lookahead: one slot, produced and taken at once.
+  const uint32_t depth = lookahead_ ? kLookahead : 1;
+  if (ring_.empty()) ring_.resize(depth);
+  for (;;) {
+    if (error_) return false;
+    while (!produced_last_ && ring_count_ < depth) {
+      Ahead& a = ring_[(ring_first_ + ring_count_) % depth];
+      produce(a);
+      ++ring_count_;
+      if (a.kind == Ahead::Kind::End || a.kind == Ahead::Kind::Error) produced_last_ = true;
+      else if (a.kind == Ahead::Kind::Request && lookahead_) lookahead_(a.req);
+    }
+    if (ring_count_ == 0) return false;
+    Ahead& a = ring_[ring_first_];
+    ring_first_ = (ring_first_ + 1) % depth;
+    --ring_count_;
+    if (take(a, req, now)) return true;
+    if (a.kind == Ahead::Kind::End || a.kind == Ahead::Kind::Error) return false;
+    // A cut: read on (the host's slots keep asking until the run pauses).
+  }
+}
+
+int TraceSource::window(const traces::TraceRecord& rec) const {
+  if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) return 0;
+  if (rec.time_ns < window_start_ns_) return 1;
+  if (window_end_ns_ && rec.time_ns >= window_end_ns_) return 2;
+  return -1;
 }
 
 std::optional<sc_core::sc_time> TraceSource::find_power_cut() const {
@@ -87,7 +134,7 @@ std::optional<sc_core::sc_time> TraceSource::find_power_cut() const {
   auto reader = traces::open_trace(cfg_.path, format_, reader_options());
   traces::TraceRecord rec;
   while (reader->next(rec)) {
-    if (rec.op == TraceOp::PowerFail && !window(rec)) {
+    if (rec.op == TraceOp::PowerFail && window(rec) < 0) {
       const sc_core::sc_time at = arrival(rec);
       if (at == sc_core::SC_ZERO_TIME)
         throw traces::TraceError(std::string(rec.source), where(rec), "a powerfail record at the replay's start");
@@ -202,6 +249,13 @@ ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim)
   } catch (const std::runtime_error& e) {
     throw opts.error(latency_log_ || cfg.latency_log.empty() ? "timeseries" : "latency-log", e.what());
   }
+  // Speed only: the controller prefetches the map entries of requests to
+  // come. Only for a replay that reads the whole trace: one cut short (a
+  // runtime, a power cut) would have read ahead of where it stopped, and
+  // the reader's ignored-event counts would say so.
+  if (source_ && !cfg.hdd && cfg.raid.members == 1 && cfg.workload.runtime == sc_core::SC_ZERO_TIME &&
+      !cfg.powerfail())
+    source_->on_lookahead([&sim](const HostRequest& r) { sim.drive().controller.prefetch(r.offset); });
   if (source_ && cfg.powerfail_from_trace) {
     source_->on_power_cut([&sim](const sc_core::sc_time& at) { sim.cut_power(at); });
     try {

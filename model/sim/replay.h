@@ -48,6 +48,12 @@ class TraceSource : public IoSource {
   // read ahead of the run; none if it has none. Throws traces::TraceError.
   std::optional<sc_core::sc_time> find_power_cut() const;
   bool power_cut() const { return cut_found_ || power_cuts_ > 0; }
+  // As SyntheticWorkload::on_lookahead: `f` hears of each request kLookahead
+  // requests before next() returns it (speed only: the replay, its
+  // accounting and its errors are those without it, but for the reader's
+  // ignored events of a replay cut short, which counts what it read ahead).
+  static constexpr uint32_t kLookahead = 8;
+  void on_lookahead(std::function<void(const HostRequest&)> f) { lookahead_ = std::move(f); }
 
  private:
   ReplayConfig cfg_;
@@ -58,13 +64,35 @@ class TraceSource : public IoSource {
   // throws TraceError where the request cannot be placed.
   void place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes);
   traces::ReaderOptions reader_options() const;
-  // Why the device and time filters drop `rec`, or null.
-  const char* window(const traces::TraceRecord& rec) const;
+  // Why the device and time filters drop `rec` (an index into
+  // kFilterReasons), or -1.
+  int window(const traces::TraceRecord& rec) const;
   // When the record arrives at the host (timed mode): its trace time from
   // trace.start, scaled by 1/trace.speed; throws TraceError beyond a run's reach.
   sc_core::sc_time arrival(const traces::TraceRecord& rec) const;
   // "line N" or "byte offset N" of a record, as its format counts.
   std::string where(const traces::TraceRecord& rec) const;
+
+  // What reading on produced: a request, the powerfail record, an error (the
+  // replay stops there), or the end; and the records read and filtered on
+  // the way, counted when it is taken (so a replay cut short counts what it
+  // reached, as without reading ahead).
+  struct Ahead {
+    enum class Kind : uint8_t { Request, Cut, Error, End } kind = Kind::End;
+    HostRequest req;
+    uint64_t read = 0;
+    uint32_t filtered[5] = {};  // by kFilterReasons
+    std::string error;          // Error; Cut: the message if it comes at the start
+  };
+  static const char* const kFilterReasons[5];
+  // Read on to the next request (or cut, error, end).
+  void produce(Ahead& a);
+  // Take `a` (count its records); true with `req` for a request.
+  bool take(Ahead& a, HostRequest& req, const sc_core::sc_time& now);
+  std::function<void(const HostRequest&)> lookahead_;
+  std::vector<Ahead> ring_;  // kLookahead slots
+  uint32_t ring_first_ = 0, ring_count_ = 0;
+  bool produced_last_ = false;  // an End or Error is in the ring: read no more
 
   std::unique_ptr<traces::TraceReader> reader_;
   std::optional<std::string> error_;

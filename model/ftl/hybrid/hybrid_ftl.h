@@ -122,6 +122,7 @@ class HybridFtl : public Ftl {
   Ppn phys(uint32_t ppn) const;
   BlockId phys_block(uint32_t block, uint32_t k) const;
   void program(uint32_t block, uint32_t page, const PageContent& c) {
+    if (stripe_ == 1) return media_.program(BlockId(block), page, c);
     media_.program(phys_block(block, page % stripe_), page / stripe_, c);
   }
 

@@ -14,32 +14,14 @@
 #include "model/nand/flash_media.h"
 #include "model/sim/random.h"
 #include "tests/model/timed_source.h"
+#include "tests/model/ftl/hybrid_rig.h"
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
 namespace {
 
 using Kind = ftl::FlashOp::Kind;
-
-// 1 die x 16 blocks x 4 pages, 25% spare: 64 / 1.25 = 51 user pages, so 13
-// logical blocks (the last one of 3 pages) and 16 - 13 = 3 spare blocks,
-// room for 2 log blocks (one spare block stays for a full merge's copy).
-FlashGeometry tiny() {
-  FlashGeometry g;
-  g.channels = 1, g.dies_per_channel = 1, g.planes_per_die = 1, g.blocks_per_plane = 16, g.pages_per_block = 4;
-  return g;
-}
-
-ftl::FtlParams params(const FlashGeometry& g, double log_blocks, bool idle_merge = true, double op = 0.25,
-                      double stripe = 1) {
-  ftl::FtlParams p;
-  p.geometry = g;
-  p.over_provisioning = op;
-  p.options.number["ftl.log_blocks"] = log_blocks;
-  p.options.number["ftl.hybrid.idle_merge"] = idle_merge ? 1 : 0;
-  p.options.number["ftl.hybrid.stripe"] = stripe;
-  return p;
-}
+using namespace hybrid_test;
 
 double stat(const ftl::Ftl& f, const std::string& name) {
   for (const auto& s : f.extra_stats())
@@ -390,95 +372,6 @@ TEST(Hybrid, FastMergesLessThanBastOnRandomWrites) {
   EXPECT_LT(fast.wa, 0.8 * bast.wa);
 }
 
-// --- ftl.hybrid.stripe: a logical block over a group of dies ---
-
-// 4 dies (2 channels x 2) x 16 blocks x 4 pages, 25 % spare.
-FlashGeometry four_dies() {
-  FlashGeometry g = tiny();
-  g.channels = 2, g.dies_per_channel = 2;
-  return g;
-}
-
-TEST(HybridStripe, PageKOfALogicalBlockIsOnDieKModStripeAtPageKOverStripe) {
-  // Stripe 2: logical block 0 is LPNs 0-7 on dies 0 and 1 (group 0), logical
-  // block 1 LPNs 8-15 on dies 2 and 3. In-order writes of both: each LPN's
-  // page k on die k % 2 of its group, at page k / 2 of that die's block.
-  for (const char* name : {"bast", "fast"}) {
-    FlashGeometry g = four_dies();
-    FlashMedia media{g, true};
-    auto f = ftl::FtlRegistry::instance().create(name, params(g, 2, true, 0.25, 2), media);
-    ftl::FtlWork w;
-    for (uint32_t l = 0; l < 16; ++l) {
-      w.clear();
-      f->write(Lpn(l), l + 1, w);
-      const Ppn p = f->lookup(Lpn(l));
-      EXPECT_EQ(g.die_of(p).v, l / 8 * 2 + l % 2) << name << " LPN " << l;
-      EXPECT_EQ(g.page_in_block(p), l % 8 / 2) << name << " LPN " << l;
-      EXPECT_EQ(media.read(p).version, l + 1) << name << " LPN " << l;
-      ASSERT_FALSE(w.ops.empty());
-      EXPECT_EQ(w.ops.back().ppn, p) << name << ": the host program goes to the page the map names";
-    }
-    f->check_consistency();
-  }
-}
-
-TEST(HybridStripe, RandomWritesAndTrimsKeepMapAndFlashConsistent) {
-  // Merges of every kind across the group's dies, against a shadow map; a
-  // set's erases are one per die, the later ones siblings of the first.
-  for (const char* name : {"bast", "fast"})
-    for (double stripe : {2.0, 4.0}) {
-      FlashGeometry g = four_dies();
-      FlashMedia media{g, true};
-      auto f = ftl::FtlRegistry::instance().create(name, params(g, 2, true, 0.25, stripe), media);
-      std::vector<uint64_t> shadow(f->user_pages(), 0);
-      Random rng(7);
-      ftl::FtlWork w;
-      uint64_t version = 0, erases = 0;
-      for (int i = 0; i < 4000; ++i) {
-        const uint32_t l = uint32_t(rng.below(shadow.size()));
-        w.clear();
-        if (rng.percent() < 5) {
-          f->trim(Lpn(l), w);
-          shadow[l] = 0;
-        } else {
-          f->write(Lpn(l), ++version, w);
-          shadow[l] = version;
-        }
-        for (size_t k = 0; k < w.ops.size(); ++k) {
-          const auto& op = w.ops[k];
-          if (op.kind != Kind::Erase) continue;
-          ++erases;
-          EXPECT_TRUE(op.barrier);
-          // Within a set, consecutive erases on the group's next die.
-          if (op.sibling) {
-            ASSERT_GT(k, 0u);
-            EXPECT_EQ(w.ops[k - 1].kind, Kind::Erase);
-            EXPECT_EQ(g.die_of(op.ppn).v, g.die_of(w.ops[k - 1].ppn).v + 1);
-          }
-        }
-      }
-      EXPECT_GT(erases, 100u) << name << " " << stripe;  // merges ran
-      f->check_consistency();
-      for (uint32_t l = 0; l < shadow.size(); ++l) {
-        ftl::FtlWork r;
-        f->read(Lpn(l), r);
-        PageContent c;
-        ASSERT_EQ(r.returns(media, c), shadow[l] != 0) << name << " " << stripe << " LPN " << l;
-        if (shadow[l]) {
-          EXPECT_EQ(c.version, shadow[l]) << name << " " << stripe << " LPN " << l;
-        }
-      }
-    }
-}
-
-TEST(HybridStripe, AStripeThatDoesNotDivideTheDiesIsRefused) {
-  FlashGeometry g = four_dies();
-  FlashMedia media{g, true};
-  for (double s : {0.0, 3.0, 8.0, 1.5})
-    EXPECT_THROW(ftl::FtlRegistry::instance().create("bast", params(g, 2, true, 0.25, s), media), ftl::FtlConfigError)
-        << s;
-}
-
 // --- exact timing on an idle drive (one simulation) ---
 
 using namespace ssdtest;
@@ -530,52 +423,6 @@ TEST(HybridTiming, WriteThatForcesAFullMergeWaitsForItsCopiesAndErases) {
   EXPECT_EQ(r["device"]["channels"][0]["gc_erases"], 2);
 }
 
-
-TEST(HybridTiming, AStripedFullMergeCopiesAndErasesOnItsDiesAtOnce) {
-  // The full merge above with ftl.hybrid.stripe=2 on 2 channels x 1 die:
-  // logical block 0 is LPNs 0-7, page k on die k % 2. LPNs 0..7 fill log A
-  // in order (switched into the data block by the next write); log B then
-  // gets 2, 3, 0, 1, 6, 7, 4, 5 (each on the die of its LPN's parity), and
-  // writing 0 again merges B: 8 copies, 4 on each die, side by side; the
-  // erases of A's and B's block sets (two dies each: one tBERS per set,
-  // the second die's a sibling); then the host page, on die 0.
-  const Options opts = parse(drive({"--nand.channels=2", "--nand.dies_per_channel=1", "--nand.pages_per_block=4",
-                                    "--precondition=none", "--ftl.name=bast", "--ftl.hybrid.stripe=2",
-                                    "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"}));
-  Simulation sim(opts.config());
-  const std::vector<uint64_t> lpns{0, 1, 2, 3, 4, 5, 6, 7, 2, 3, 0, 1, 6, 7, 4, 5, 0};
-  std::vector<HostRequest> reqs;
-  for (size_t i = 0; i < lpns.size(); ++i) {
-    HostRequest q;
-    q.op = ssdtlm::HostOp::Write, q.offset = lpns[i] * 4096, q.bytes = 4096, q.timed = true;
-    q.arrival = sc_time(double(i) * 20e9, sc_core::SC_PS);
-    reqs.push_back(q);
-  }
-  Timed src(reqs);
-  sim.run(&src, 1);
-  const auto r = sim.report();
-  const uint64_t front = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096);
-  const uint64_t host_program = ps_xfer(4096, kChannel) + kTprog;
-  const uint64_t kWrite = front + kLookup + kUpdate + dram(8) + kFlashOp + host_program + kComplete;
-  // 8 copies (300 cycles each), 21 ops to issue (8 reads, 8 programs, 4
-  // erases, the host program); each die's 4 copies in turn, the dies on
-  // their own channels at once; the two sets' erases one after the other.
-  const uint64_t tErase = 2000000 * kNs, x = ps_xfer(4096, kChannel);
-  const uint64_t merge = front + kLookup + kUpdate + ps_cycles(500 + 8 * 300, kClock) + dram(12) + 21 * kFlashOp +
-                         4 * (kTr + x + x + kTprog) + 2 * tErase + host_program + kComplete;
-  EXPECT_EQ(r["write"]["total_ios"], 17);
-  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite / kNs);
-  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), merge / kNs);
-  const auto& s = r["device"]["ftl"]["stats"];
-  EXPECT_EQ(s["full_merges"]["value"], 1.0);
-  EXPECT_EQ(s["switch_merges"]["value"], 1.0);
-  EXPECT_EQ(s["merge_pages_copied"]["value"], 8.0);
-  for (int c = 0; c < 2; ++c) {
-    EXPECT_EQ(r["device"]["channels"][c]["gc_reads"], 4) << c;
-    EXPECT_EQ(r["device"]["channels"][c]["gc_programs"], 4) << c;
-    EXPECT_EQ(r["device"]["channels"][c]["gc_erases"], 2) << c;
-  }
-}
 
 }  // namespace
 }  // namespace ssd

@@ -38,15 +38,20 @@ const uint64_t kProgramEnd = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) 
 const uint64_t kToDie = kCmd + kDecode + kLookup + dram(4) + kFlashOp,
                kFromFlash = dram(4096) + std::max(kComplete, ps_xfer(4096, kSata));
 
+// One die, seq-filled, a 64 KiB write-back cache, content checks; suspend
+// (t_suspend 30 us) when `on`.
+SimConfig write_back_die(bool on) {
+  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
+                             "--dram.write_cache=64k", "--check.content=true"};
+  if (on) a.insert(a.end(), {"--nand.suspend=true", "--nand.t_suspend=30us"});
+  return parse(drive(a)).config();
+}
+
 class Suspend : public testing::TestWithParam<bool> {};
 
 TEST_P(Suspend, AReadSuspendsTheDestageProgram) {
   const bool on = GetParam();
-  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
-                             "--dram.write_cache=64k", "--check.content=true"};
-  if (on) a.insert(a.end(), {"--nand.suspend=true", "--nand.t_suspend=30us"});
-  const Options opts = parse(drive(a));
-  Simulation sim(opts.config());
+  Simulation sim(write_back_die(on));
   // LPN 0 written at 0; LPN 1 (on flash since the fill) read halfway through
   // the program; LPN 0 read just after the program's first end.
   const uint64_t read_at = kProgramEnd - kTprog / 2, reread_at = kProgramEnd + 1000 * kNs;
@@ -133,11 +138,7 @@ TEST_P(SuspendChain, AReadGoesAheadOfTheProgramsBookedBehindTheRunningOne) {
   // after that end still hits the cache). Without suspend the read waits
   // for both programs, and the re-read finds the page on flash.
   const bool on = GetParam();
-  std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
-                             "--dram.write_cache=64k", "--check.content=true"};
-  if (on) a.insert(a.end(), {"--nand.suspend=true", "--nand.t_suspend=30us"});
-  const Options opts = parse(drive(a));
-  Simulation sim(opts.config());
+  Simulation sim(write_back_die(on));
   const uint64_t read_at = kProgramEnd - kTprog / 2, second_end = kProgramEnd + kXfer + kTprog;
   TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Write, 2, 1000 * kNs),
                      at(ssdtlm::HostOp::Read, 1, read_at), at(ssdtlm::HostOp::Read, 2, second_end + 1000 * kNs)});

@@ -25,4 +25,16 @@ class TimedRequests : public ssd::IoSource {
   size_t i_ = 0;
 };
 
+// 4 KiB writes of `lpns`, in turn, one every `gap_ps` from time 0.
+inline std::vector<ssd::HostRequest> writes_apart(const std::vector<uint64_t>& lpns, double gap_ps) {
+  std::vector<ssd::HostRequest> reqs;
+  for (size_t i = 0; i < lpns.size(); ++i) {
+    ssd::HostRequest q;
+    q.op = ssdtlm::HostOp::Write, q.offset = lpns[i] * 4096, q.bytes = 4096, q.timed = true;
+    q.arrival = sc_core::sc_time(double(i) * gap_ps, sc_core::SC_PS);
+    reqs.push_back(q);
+  }
+  return reqs;
+}
+
 }  // namespace ssdtest

@@ -30,5 +30,12 @@ const uint64_t kCmd = 2000 * kNs, kDecode = ps_cycles(800, kClock), kComplete = 
                kLookup = ps_cycles(150, kClock), kUpdate = ps_cycles(200, kClock),
                kFlashOp = ps_cycles(100, kClock), kDramLat = 60 * kNs, kTr = 50000 * kNs, kTprog = 900000 * kNs;
 inline uint64_t dram(uint64_t bytes) { return kDramLat + ps_xfer(double(bytes), kDram); }
+// A 4 KiB write's schedule up to the FTL (command, data over the link,
+// decode, staged in DRAM), and its program on an idle die (page in, tPROG).
+const uint64_t kWriteFront = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096),
+               kHostProgram = ps_xfer(4096, kChannel) + kTprog;
+// The whole write-through 4 KiB write on an idle drive: FTL lookup and map
+// update (one 8-byte entry pair), the flash command, the program, completion.
+const uint64_t kWrite4k = kWriteFront + kLookup + kUpdate + dram(8) + kFlashOp + kHostProgram + kComplete;
 
 }  // namespace ssdtest

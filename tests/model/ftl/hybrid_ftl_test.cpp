@@ -389,19 +389,9 @@ TEST(HybridTiming, WriteThatForcesAFullMergeWaitsForItsCopiesAndErases) {
   // 2, 3, out of order. The last write (0) finds B full: full merge. Each
   // write arrives 20 ms after the previous, on an idle drive.
   const std::vector<uint64_t> lpns{0, 1, 2, 3, 1, 0, 2, 3, 0};
-  std::vector<HostRequest> reqs;
-  for (size_t i = 0; i < lpns.size(); ++i) {
-    HostRequest q;
-    q.op = ssdtlm::HostOp::Write, q.offset = lpns[i] * 4096, q.bytes = 4096, q.timed = true;
-    q.arrival = sc_time(double(i) * 20e9, sc_core::SC_PS);
-    reqs.push_back(q);
-  }
-  Timed src(reqs);
+  Timed src(writes_apart(lpns, 20e9));
   sim.run(&src, 1);
   const auto r = sim.report();
-  const uint64_t front = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096);
-  const uint64_t host_program = ps_xfer(4096, kChannel) + kTprog;
-  const uint64_t kWrite = front + kLookup + kUpdate + dram(8) + kFlashOp + host_program + kComplete;
   // The merging write: lookup and update, a victim (500 cycles) and 4 page
   // copies (300 each); map traffic: block map read, log map write, block
   // map update (3 entries); 11 ops to issue (4 reads, 4 programs, 2
@@ -409,10 +399,10 @@ TEST(HybridTiming, WriteThatForcesAFullMergeWaitsForItsCopiesAndErases) {
   // out over the bus, then the page back in + tPROG; then the erases of A
   // and B (barriers), then the host page into a fresh log block.
   const uint64_t tErase = 2000000 * kNs, x = ps_xfer(4096, kChannel);
-  const uint64_t merge = front + kLookup + kUpdate + ps_cycles(500 + 4 * 300, kClock) + dram(12) + 11 * kFlashOp +
-                         4 * (kTr + x + x + kTprog) + 2 * tErase + host_program + kComplete;
+  const uint64_t merge = kWriteFront + kLookup + kUpdate + ps_cycles(500 + 4 * 300, kClock) + dram(12) + 11 * kFlashOp +
+                         4 * (kTr + x + x + kTprog) + 2 * tErase + kHostProgram + kComplete;
   EXPECT_EQ(r["write"]["total_ios"], 9);
-  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite / kNs);
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite4k / kNs);
   EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), merge / kNs);
   const auto& s = r["device"]["ftl"]["stats"];
   EXPECT_EQ(s["full_merges"]["value"], 1.0);

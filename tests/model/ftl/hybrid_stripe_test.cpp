@@ -125,27 +125,17 @@ TEST(HybridTiming, AStripedFullMergeCopiesAndErasesOnItsDiesAtOnce) {
                                     "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"}));
   Simulation sim(opts.config());
   const std::vector<uint64_t> lpns{0, 1, 2, 3, 4, 5, 6, 7, 2, 3, 0, 1, 6, 7, 4, 5, 0};
-  std::vector<HostRequest> reqs;
-  for (size_t i = 0; i < lpns.size(); ++i) {
-    HostRequest q;
-    q.op = ssdtlm::HostOp::Write, q.offset = lpns[i] * 4096, q.bytes = 4096, q.timed = true;
-    q.arrival = sc_time(double(i) * 20e9, sc_core::SC_PS);
-    reqs.push_back(q);
-  }
-  Timed src(reqs);
+  Timed src(writes_apart(lpns, 20e9));
   sim.run(&src, 1);
   const auto r = sim.report();
-  const uint64_t front = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096);
-  const uint64_t host_program = ps_xfer(4096, kChannel) + kTprog;
-  const uint64_t kWrite = front + kLookup + kUpdate + dram(8) + kFlashOp + host_program + kComplete;
   // 8 copies (300 cycles each), 21 ops to issue (8 reads, 8 programs, 4
   // erases, the host program); each die's 4 copies in turn, the dies on
   // their own channels at once; the two sets' erases one after the other.
   const uint64_t tErase = 2000000 * kNs, x = ps_xfer(4096, kChannel);
-  const uint64_t merge = front + kLookup + kUpdate + ps_cycles(500 + 8 * 300, kClock) + dram(12) + 21 * kFlashOp +
-                         4 * (kTr + x + x + kTprog) + 2 * tErase + host_program + kComplete;
+  const uint64_t merge = kWriteFront + kLookup + kUpdate + ps_cycles(500 + 8 * 300, kClock) + dram(12) + 21 * kFlashOp +
+                         4 * (kTr + x + x + kTprog) + 2 * tErase + kHostProgram + kComplete;
   EXPECT_EQ(r["write"]["total_ios"], 17);
-  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite / kNs);
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite4k / kNs);
   EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), merge / kNs);
   const auto& s = r["device"]["ftl"]["stats"];
   EXPECT_EQ(s["full_merges"]["value"], 1.0);

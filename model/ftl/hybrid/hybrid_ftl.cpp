@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -11,8 +12,8 @@ namespace ssd::ftl {
 
 std::vector<FtlOptionSpec> HybridFtl::options() {
   return {{"ftl.log_blocks", "4", "count",
-           "hybrid FTLs: log blocks per die (BAST: one per logical block being updated; FAST: one sequential, "
-           "the rest random)"},
+           "hybrid FTLs: log blocks per die, or per die group with ftl.hybrid.stripe (BAST: one per logical block "
+           "being updated; FAST: one sequential, the rest random)"},
           {"ftl.hybrid.idle_merge", "true", "bool",
            "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)"},
           {"ftl.hybrid.stripe", "1", "count",
@@ -26,9 +27,12 @@ namespace {
 FlashGeometry grouped(const FtlParams& p) {
   const double s = p.options.get("ftl.hybrid.stripe");
   const uint32_t dies = p.geometry.dies();
-  if (s < 1 || s > dies || s != std::floor(s) || dies % uint32_t(s))
+  if (s < 1 || s > dies || s != std::floor(s) || dies % uint32_t(s)) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%g", s);  // as the user wrote it
     throw FtlConfigError("ftl.hybrid.stripe", "a logical block must stripe over a divisor of the " +
-                                                  std::to_string(dies) + " dies, not " + std::to_string(s));
+                                                  std::to_string(dies) + " dies, not " + v);
+  }
   FlashGeometry g = p.geometry;
   g.channels = 1;
   g.dies_per_channel = dies / uint32_t(s);

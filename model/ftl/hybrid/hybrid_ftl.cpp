@@ -16,6 +16,10 @@ std::vector<FtlOptionSpec> HybridFtl::options() {
            "being updated; FAST: one sequential, the rest random)"},
           {"ftl.hybrid.idle_merge", "true", "bool",
            "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)"},
+          {"ftl.hybrid.interleave", "false", "bool",
+           "hybrid FTLs: consecutive LPNs on consecutive dies (die groups): LPN % dies picks the die, whose "
+           "logical blocks are made of every dies-th LPN (the OpenSSD Jasmine FTLs' lpn % NUM_BANKS), so sequential "
+           "data spreads over every die while a merge stays one block on one die"},
           {"ftl.hybrid.stripe", "1", "count",
            "hybrid FTLs: dies a logical block is striped over (its page k on die k % stripe of its group, at page "
            "k / stripe); a logical block, a log block and a merge span the group, and log_blocks counts per group"}};
@@ -43,6 +47,18 @@ FlashGeometry grouped(const FtlParams& p) {
 }
 }  // namespace
 
+uint32_t HybridFtl::eng(uint32_t lpn) const {
+  if (!interleave_) return lpn;
+  const uint32_t g = lpn % interleave_, i = lpn / interleave_;
+  return (i / ppb_ * interleave_ + g) * ppb_ + i % ppb_;
+}
+
+uint32_t HybridFtl::host(uint32_t lpn) const {
+  if (!interleave_) return lpn;
+  const uint32_t lb = lpn / ppb_, k = lpn % ppb_;
+  return (lb / interleave_ * ppb_ + k) * interleave_ + lb % interleave_;
+}
+
 Ppn HybridFtl::phys(uint32_t ppn) const {
   if (stripe_ == 1) return Ppn(ppn);
   const uint32_t k = ppn % ppb_;
@@ -58,9 +74,15 @@ HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
     : params_(p), phys_(p.geometry), stripe_(1), geo_(grouped(p)), media_(media), scheme_(scheme),
       ppb_(geo_.pages_per_block), user_pages_(user_pages_for(p)) {
   stripe_ = p.geometry.dies() / geo_.dies();
+  // Interleaved, the engine's LPN space is whole rows of a logical block on
+  // every die: the host's LPNs map into its first user_pages_.
+  interleave_ = p.options.get("ftl.hybrid.interleave") != 0 ? geo_.dies() : 0;
+  const uint64_t row = uint64_t(ppb_) * (interleave_ ? interleave_ : 1);
+  engine_pages_ = interleave_ ? (user_pages_ + row - 1) / row * row : user_pages_;
+  if (engine_pages_ >= kNone) throw std::invalid_argument("hybrid FTL: more than 2^32 logical pages");
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
   if (ppb_ > UINT16_MAX) throw std::invalid_argument("hybrid FTL: more than 65535 pages per block");
-  logical_blocks_ = uint32_t((user_pages_ + ppb_ - 1) / ppb_);
+  logical_blocks_ = uint32_t((engine_pages_ + ppb_ - 1) / ppb_);
   const uint32_t dies = geo_.dies();
   // Die 0 serves the most logical blocks (L % dies == 0): its spare is the least.
   const uint32_t lb_per_die = (logical_blocks_ + dies - 1) / dies;
@@ -84,9 +106,9 @@ HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
   pool_ = uint32_t(k);
   idle_merge_ = p.options.get("ftl.hybrid.idle_merge") != 0;
 
-  l2p_.assign(user_pages_, kNone);
+  l2p_.assign(engine_pages_, kNone);
   p2l_.assign(geo_.pages(), kNone);
-  trimmed_.assign(user_pages_, false);
+  trimmed_.assign(engine_pages_, false);
   data_.assign(logical_blocks_, kNone);
   log_of_.assign(logical_blocks_, kNone);
   valid_.assign(geo_.blocks(), 0);
@@ -98,7 +120,7 @@ HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
 }
 
 uint32_t HybridFtl::lb_pages(uint32_t lb) const {
-  return uint32_t(std::min<uint64_t>(ppb_, user_pages_ - uint64_t(lb) * ppb_));
+  return uint32_t(std::min<uint64_t>(ppb_, engine_pages_ - uint64_t(lb) * ppb_));
 }
 
 uint64_t HybridFtl::map_bytes() const {
@@ -106,7 +128,8 @@ uint64_t HybridFtl::map_bytes() const {
   return (uint64_t(logical_blocks_) + uint64_t(logs_.size()) * (ppb_ + 1)) * params_.map_entry_bytes;
 }
 
-void HybridFtl::read(Lpn lpn, FtlWork& work) {
+void HybridFtl::read(Lpn host_lpn, FtlWork& work) {
+  const Lpn lpn(eng(host_lpn.v));
   work.cpu_cycles += params_.cycles.lookup;
   // The block map entry, and the log page map when a log may hold the page.
   const uint32_t lb = lpn.v / ppb_;
@@ -120,7 +143,8 @@ void HybridFtl::read(Lpn lpn, FtlWork& work) {
   work.add({FlashOp::Kind::Read, phys(ppn)});
 }
 
-void HybridFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
+void HybridFtl::write(Lpn host_lpn, uint64_t version, FtlWork& work) {
+  const Lpn lpn(eng(host_lpn.v));
   work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
   work.map_reads += 1;   // block map entry
   work.map_writes += 1;  // log page map entry
@@ -130,7 +154,8 @@ void HybridFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
     write_fast(lpn.v, version, work);
 }
 
-void HybridFtl::trim(Lpn lpn, FtlWork& work) {
+void HybridFtl::trim(Lpn host_lpn, FtlWork& work) {
+  const Lpn lpn(eng(host_lpn.v));
   work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
   work.map_reads += 1;
   const uint32_t ppn = l2p_[lpn.v];
@@ -180,7 +205,7 @@ void HybridFtl::append(uint32_t slot, uint32_t lpn, uint64_t version, FtlWork& w
   Log& g = logs_[slot];
   const uint32_t page = g.used++;
   const uint32_t ppn = g.block * ppb_ + page;
-  program(g.block, page, {lpn, version});
+  program(g.block, page, {host(lpn), version});  // the spare area names the host's LPN
   if (l2p_[lpn] != kNone) invalidate(l2p_[lpn]);
   l2p_[lpn] = ppn;
   p2l_[ppn] = lpn;
@@ -388,7 +413,7 @@ void HybridFtl::check_consistency() const {
       fail("data block of logical block " + std::to_string(lb));
   }
   std::vector<uint32_t> count(geo_.blocks(), 0);
-  for (uint64_t l = 0; l < user_pages_; ++l) {
+  for (uint64_t l = 0; l < engine_pages_; ++l) {
     const uint32_t p = l2p_[l];
     if (p == kNone) continue;
     const uint32_t b = p / ppb_, page = p % ppb_, lb = uint32_t(l / ppb_);

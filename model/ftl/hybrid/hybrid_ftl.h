@@ -59,7 +59,10 @@ class HybridFtl : public Ftl {
   void read(Lpn lpn, FtlWork& work) override;
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
   void trim(Lpn lpn, FtlWork& work) override;
-  Ppn lookup(Lpn lpn) const override { return l2p_[lpn.v] == kNone ? Ppn(kNone) : phys(l2p_[lpn.v]); }
+  Ppn lookup(Lpn lpn) const override {
+    const uint32_t p = l2p_[eng(lpn.v)];
+    return p == kNone ? Ppn(kNone) : phys(p);
+  }
   const FtlStats& stats() const override { return stats_; }
   uint64_t map_bytes() const override;
   void check_consistency() const override;
@@ -120,6 +123,10 @@ class HybridFtl : public Ftl {
   // ftl.hybrid.stripe: the engine's page (block * ppb_ + page, in geo_: die
   // groups and block sets) on the flash (in phys_), and member `k` of a block set.
   Ppn phys(uint32_t ppn) const;
+  // ftl.hybrid.interleave: the host's LPN as the engine's (die group
+  // lpn % groups, its logical blocks of every groups-th LPN), and back.
+  uint32_t eng(uint32_t lpn) const;
+  uint32_t host(uint32_t lpn) const;
   BlockId phys_block(uint32_t block, uint32_t k) const;
   void program(uint32_t block, uint32_t page, const PageContent& c) {
     if (stripe_ == 1) return media_.program(BlockId(block), page, c);
@@ -134,6 +141,8 @@ class HybridFtl : public Ftl {
   Scheme scheme_;
   uint32_t ppb_;            // pages per block
   uint64_t user_pages_;
+  uint32_t interleave_ = 0;  // ftl.hybrid.interleave: the die groups LPNs rotate over (0: off)
+  uint64_t engine_pages_;    // the engine's LPNs (user_pages_, rounded up to whole rows when interleaved)
   uint32_t logical_blocks_;
   uint32_t pool_;           // log blocks per die
   bool idle_merge_;

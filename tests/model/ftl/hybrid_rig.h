@@ -16,13 +16,14 @@ inline FlashGeometry tiny() {
 }
 
 inline ftl::FtlParams params(const FlashGeometry& g, double log_blocks, bool idle_merge = true,
-                             double op = 0.25, double stripe = 1) {
+                             double op = 0.25, double stripe = 1, bool interleave = false) {
   ftl::FtlParams p;
   p.geometry = g;
   p.over_provisioning = op;
   p.options.number["ftl.log_blocks"] = log_blocks;
   p.options.number["ftl.hybrid.idle_merge"] = idle_merge ? 1 : 0;
   p.options.number["ftl.hybrid.stripe"] = stripe;
+  p.options.number["ftl.hybrid.interleave"] = interleave ? 1 : 0;
   return p;
 }
 

@@ -1,7 +1,9 @@
-// Hybrid FTLs with ftl.hybrid.stripe: a logical block over a group of dies
-// (page k on die k % s at page k / s): placement, a shadow map through
-// random writes and trims, refusals (plain C++ on FtlWork), and the exact
-// latency of a striped full merge on an idle drive (one simulation).
+// Hybrid FTLs with ftl.hybrid.stripe (a logical block over a group of dies:
+// page k on die k % s at page k / s) and ftl.hybrid.interleave (LPN l on die
+// l % dies, each die's logical blocks of every dies-th LPN): placement, a
+// shadow map through random writes and trims, refusals (plain C++ on
+// FtlWork), and the exact latency of a striped full merge on an idle drive
+// (one simulation).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -50,14 +52,38 @@ TEST(HybridStripe, PageKOfALogicalBlockIsOnDieKModStripeAtPageKOverStripe) {
   }
 }
 
+TEST(HybridInterleave, LpnLIsOnDieLModDiesAtPageLOverDiesOfItsBlock) {
+  // 4 dies, 4 pages per block: LPNs 0-3 on dies 0-3 (page 0 of each die's
+  // first logical block), 4-7 at page 1, ...; the spare area names the host's LPN.
+  for (const char* name : {"bast", "fast"}) {
+    FlashGeometry g = four_dies();
+    FlashMedia media{g, true};
+    auto f = ftl::FtlRegistry::instance().create(name, params(g, 2, true, 0.25, 1, true), media);
+    ftl::FtlWork w;
+    for (uint32_t l = 0; l < 16; ++l) {
+      w.clear();
+      f->write(Lpn(l), l + 1, w);
+      const Ppn p = f->lookup(Lpn(l));
+      EXPECT_EQ(g.die_of(p).v, l % 4) << name << " LPN " << l;
+      EXPECT_EQ(g.page_in_block(p), l / 4) << name << " LPN " << l;
+      EXPECT_EQ(media.read(p).lpn, l) << name;
+      EXPECT_EQ(media.read(p).version, l + 1) << name;
+    }
+    f->check_consistency();
+  }
+}
+
 TEST(HybridStripe, RandomWritesAndTrimsKeepMapAndFlashConsistent) {
   // Merges of every kind across the group's dies, against a shadow map; a
   // set's erases are one per die, the later ones siblings of the first.
+  // (stripe 1 interleaved, and stripe 2 interleaved over the two groups:
+  // the host's LPNs in another order, the same checks.)
+  const std::vector<std::pair<double, bool>> layouts{{2, false}, {4, false}, {1, true}, {2, true}};
   for (const char* name : {"bast", "fast"})
-    for (double stripe : {2.0, 4.0}) {
+    for (const auto& [stripe, interleave] : layouts) {
       FlashGeometry g = four_dies();
       FlashMedia media{g, true};
-      auto f = ftl::FtlRegistry::instance().create(name, params(g, 2, true, 0.25, stripe), media);
+      auto f = ftl::FtlRegistry::instance().create(name, params(g, 2, true, 0.25, stripe, interleave), media);
       std::vector<uint64_t> shadow(f->user_pages(), 0);
       Random rng(7);
       ftl::FtlWork w;
@@ -85,7 +111,7 @@ TEST(HybridStripe, RandomWritesAndTrimsKeepMapAndFlashConsistent) {
           }
         }
       }
-      EXPECT_GT(erases, 100u) << name << " " << stripe;  // merges ran
+      EXPECT_GT(erases, 100u) << name << " " << stripe << " " << interleave;  // merges ran
       f->check_consistency();
       for (uint32_t l = 0; l < shadow.size(); ++l) {
         ftl::FtlWork r;
@@ -94,6 +120,7 @@ TEST(HybridStripe, RandomWritesAndTrimsKeepMapAndFlashConsistent) {
         ASSERT_EQ(r.returns(media, c), shadow[l] != 0) << name << " " << stripe << " LPN " << l;
         if (shadow[l]) {
           EXPECT_EQ(c.version, shadow[l]) << name << " " << stripe << " LPN " << l;
+          EXPECT_EQ(c.lpn, l) << name << " " << stripe << " " << interleave;  // the spare area names the host's LPN
         }
       }
     }

@@ -537,6 +537,8 @@ void Options::build() {
   // Two outputs on one path: the later writer would silently destroy the other.
   std::map<std::string, std::string> written;
   c.powerfail_from_trace = text("powerfail.at") == "trace";
+  if (const std::string& pf = text("powerfail.at"); !c.powerfail_from_trace && !pf.empty() && std::isalpha(uint8_t(pf[0])))
+    throw error("powerfail.at", "is a time (e.g. 40ms), 0 for never, or 'trace'; not '" + pf + "'");
   if (c.powerfail_from_trace && c.replay.path.empty())
     throw error("powerfail.at", "=trace cuts the power at the replayed trace's powerfail record: needs --trace");
   if (!c.powerfail_from_trace) c.powerfail_at = duration("powerfail.at", kMaxRunTime);

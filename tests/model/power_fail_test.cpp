@@ -155,6 +155,9 @@ TEST(PowerFail, APowerfailRecordIsNeverIgnored) {
   const auto r = run(kOneDie + "--powerfail.at=trace");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("needs --trace"), std::string::npos) << r.out;
+  const auto typo = run(kOneDie + "--powerfail.at=tarce");  // says what the option takes
+  EXPECT_EQ(typo.code, 2);
+  EXPECT_NE(typo.out.find("or 'trace'; not 'tarce'"), std::string::npos) << typo.out;
 }
 
 }  // namespace

@@ -41,8 +41,7 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     }
   }
   // One sub-command per member reached, all issued at `start`.
-  static thread_local std::vector<HostCommand> local;
-  local.resize(n);
+  std::vector<HostCommand> local(kept_.empty() ? n : 0);  // nand.suspend: kept past the call instead
   HostCommand* const sub = kept_.empty() ? local.data() : &kept_[size_t(cmd.ncq_tag % kNcqTags) * n];
   sc_core::sc_time done = start;
   bool ok = true;

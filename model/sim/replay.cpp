@@ -25,8 +25,8 @@ traces::ReaderOptions TraceSource::reader_options() const {
   return ro;
 }
 
-const char* const TraceSource::kFilterReasons[5] = {"device", "before trace.start", "after trace.end", "operation",
-                                                     "zero length"};
+const char* const TraceSource::kFilterNames[kFilters] = {"device", "before trace.start", "after trace.end",
+                                                         "operation", "zero length"};
 
 void TraceSource::produce(Ahead& a) {
   a.kind = Ahead::Kind::End;
@@ -42,14 +42,14 @@ void TraceSource::produce(Ahead& a) {
           throw traces::TraceError(std::string(rec.source), where(rec),
                                    "a powerfail record needs --powerfail.at=trace (else it would be ignored)");
         a.kind = Ahead::Kind::Cut;
-        a.error = traces::TraceError(std::string(rec.source), where(rec), "").what();
+        a.file = rec.source;
+        a.where = where(rec);
         return;
-      } else if (why >= 0) {
-      } else if ((rec.op == TraceOp::Read && !cfg_.keep_read) || (rec.op == TraceOp::Write && !cfg_.keep_write) ||
-                 (rec.op == TraceOp::Discard && !cfg_.keep_discard) || (rec.op == TraceOp::Flush && !cfg_.keep_flush))
-        why = 3;
-      else if (rec.op != TraceOp::Flush && rec.bytes == 0)
-        why = 4;
+      }
+      const bool kept = (rec.op == TraceOp::Read && cfg_.keep_read) || (rec.op == TraceOp::Write && cfg_.keep_write) ||
+                        (rec.op == TraceOp::Discard && cfg_.keep_discard) || (rec.op == TraceOp::Flush && cfg_.keep_flush);
+      if (why < 0 && !kept) why = kOperation;
+      else if (why < 0 && rec.op != TraceOp::Flush && rec.bytes == 0) why = kZeroLength;
       if (why >= 0) {
         ++a.filtered[why];
         continue;
@@ -76,22 +76,22 @@ void TraceSource::produce(Ahead& a) {
 
 bool TraceSource::take(Ahead& a, HostRequest& req, const sc_core::sc_time& now) {
   read_ += a.read;
-  for (int k = 0; k < 5; ++k)
-    if (a.filtered[k]) filtered_[kFilterReasons[k]] += a.filtered[k];
+  for (int k = 0; k < kFilters; ++k)
+    if (a.filtered[k]) filtered_[kFilterNames[k]] += a.filtered[k];
   switch (a.kind) {
     case Ahead::Kind::Request:
       req = a.req;
       req.id = replayed_++;
       return true;
-    case Ahead::Kind::Cut: {
-      // a.error is "FILE: WHERE: " (the record's place), for the messages.
-      const std::string at = a.error.substr(0, a.error.size() - 2);
-      if (power_cuts_++) error_ = at + ": a second powerfail record: the power is out";
+    case Ahead::Kind::Cut:
+      if (power_cuts_++)
+        error_ = traces::TraceError(a.file, a.where, "a second powerfail record: the power is out").what();
       // Timed: find_power_cut() found it before the run, which stops there.
-      else if (!cfg_.timed && now == sc_core::SC_ZERO_TIME) error_ = at + ": a powerfail record at the replay's start";
-      else if (!cfg_.timed) on_power_cut_(now);
+      else if (!cfg_.timed && now == sc_core::SC_ZERO_TIME)
+        error_ = traces::TraceError(a.file, a.where, "a powerfail record at the replay's start").what();
+      else if (!cfg_.timed)
+        on_power_cut_(now);
       return false;
-    }
     case Ahead::Kind::Error: error_ = a.error; return false;
     case Ahead::Kind::End: return false;
   }
@@ -122,13 +122,13 @@ bool TraceSource::next(HostRequest& req, const sc_core::sc_time& now) {
 }
 
 int TraceSource::window(const traces::TraceRecord& rec) const {
-  if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) return 0;
-  if (rec.time_ns < window_start_ns_) return 1;
-  if (window_end_ns_ && rec.time_ns >= window_end_ns_) return 2;
+  if (cfg_.device >= 0 && rec.device != uint64_t(cfg_.device)) return kDevice;
+  if (rec.time_ns < window_start_ns_) return kBeforeStart;
+  if (window_end_ns_ && rec.time_ns >= window_end_ns_) return kAfterEnd;
   return -1;
 }
 
-std::optional<sc_core::sc_time> TraceSource::find_power_cut() const {
+std::optional<sc_core::sc_time> TraceSource::find_power_cut() {
   // A pass of its own over the trace: the host reads the replay's records
   // only as its queue takes them, which can be long after they arrived.
   auto reader = traces::open_trace(cfg_.path, format_, reader_options());

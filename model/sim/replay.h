@@ -46,7 +46,7 @@ class TraceSource : public IoSource {
   void on_power_cut(std::function<void(const sc_core::sc_time&)> f) { on_power_cut_ = std::move(f); }
   // Timed: the arrival of the trace's powerfail record (within the filters),
   // read ahead of the run; none if it has none. Throws traces::TraceError.
-  std::optional<sc_core::sc_time> find_power_cut() const;
+  std::optional<sc_core::sc_time> find_power_cut();
   bool power_cut() const { return cut_found_ || power_cuts_ > 0; }
   // As SyntheticWorkload::on_lookahead: `f` hears of each request kLookahead
   // requests before next() returns it (speed only: the replay, its
@@ -64,8 +64,10 @@ class TraceSource : public IoSource {
   // throws TraceError where the request cannot be placed.
   void place(const traces::TraceRecord& rec, uint64_t& offset, uint64_t& bytes);
   traces::ReaderOptions reader_options() const;
-  // Why the device and time filters drop `rec` (an index into
-  // kFilterReasons), or -1.
+  // Why a record is not replayed (its name in the report: kFilterNames).
+  enum Filter { kDevice, kBeforeStart, kAfterEnd, kOperation, kZeroLength, kFilters };
+  static const char* const kFilterNames[kFilters];
+  // Why the device and time filters drop `rec`, or -1.
   int window(const traces::TraceRecord& rec) const;
   // When the record arrives at the host (timed mode): its trace time from
   // trace.start, scaled by 1/trace.speed; throws TraceError beyond a run's reach.
@@ -81,10 +83,10 @@ class TraceSource : public IoSource {
     enum class Kind : uint8_t { Request, Cut, Error, End } kind = Kind::End;
     HostRequest req;
     uint64_t read = 0;
-    uint32_t filtered[5] = {};  // by kFilterReasons
-    std::string error;          // Error; Cut: the message if it comes at the start
+    uint32_t filtered[kFilters] = {};  // by Filter
+    std::string error;                 // Error: the message
+    std::string file, where;           // Cut: the record's place, for the messages taking it may give
   };
-  static const char* const kFilterReasons[5];
   // Read on to the next request (or cut, error, end).
   void produce(Ahead& a);
   // Take `a` (count its records); true with `req` for a request.
@@ -97,7 +99,7 @@ class TraceSource : public IoSource {
   std::unique_ptr<traces::TraceReader> reader_;
   std::optional<std::string> error_;
   uint64_t read_ = 0, replayed_ = 0, remapped_ = 0, power_cuts_ = 0;
-  mutable bool cut_found_ = false;
+  bool cut_found_ = false;
   std::function<void(const sc_core::sc_time&)> on_power_cut_;
   std::map<std::string, uint64_t> filtered_;
 };

@@ -40,9 +40,9 @@ class Simulation {
   void run(IoSource* source = nullptr, uint32_t iodepth = 0);
   // Precondition, then run several streams (fio jobs) at once on the drive.
   void run(const std::vector<HostStream>& streams);
-  // --powerfail.at=trace: the power goes at `at`. Before the run: as with
-  // --powerfail.at; during it: the run pauses at `at`, or at once if that has
-  // passed.
+  // --powerfail.at=trace: the power goes at `at`. Before the run (a timed
+  // replay's record): as with --powerfail.at; during it (a closed-loop
+  // replay reaching the record), `at` is now and the run pauses.
   void cut_power(const sc_time& at);
   // Called for every completed IO (latency logs, time series).
   void on_completion(std::function<void(const IoCompletion&)> f) { observers_.push_back(std::move(f)); }

@@ -71,9 +71,8 @@ BlockId HybridFtl::phys_block(uint32_t block, uint32_t k) const {
 }
 
 HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
-    : params_(p), phys_(p.geometry), stripe_(1), geo_(grouped(p)), media_(media), scheme_(scheme),
-      ppb_(geo_.pages_per_block), user_pages_(user_pages_for(p)) {
-  stripe_ = p.geometry.dies() / geo_.dies();
+    : params_(p), phys_(p.geometry), geo_(grouped(p)), stripe_(phys_.dies() / geo_.dies()), media_(media),
+      scheme_(scheme), ppb_(geo_.pages_per_block), user_pages_(user_pages_for(p)) {
   // Interleaved, the engine's LPN space is whole rows of a logical block on
   // every die: the host's LPNs map into its first user_pages_.
   interleave_ = p.options.get("ftl.hybrid.interleave") != 0 ? geo_.dies() : 0;

@@ -15,7 +15,10 @@
 // is page k / s of block j on die k % s; a logical block is s x P LPNs, so
 // a sequential stream and a merge run on s dies at once. A block set's
 // erases are one per die, each after every earlier op of the work but not
-// after its sibling erases. Each die has a pool of `ftl.log_blocks`
+// after its sibling erases. With `ftl.hybrid.interleave` host LPN l belongs
+// to die (group) l % G instead, whose logical blocks are made of every G-th
+// LPN: consecutive pages spread over every die, a merge stays on one; the
+// engine runs on the permuted LPNs (eng()), the spare area keeps the host's. Each die has a pool of `ftl.log_blocks`
 // page-mapped log blocks that absorb updates:
 //  - BAST: a log block belongs to one logical block; a write appends to its
 //    logical block's log (opening one, and merging the oldest log of the die
@@ -123,20 +126,20 @@ class HybridFtl : public Ftl {
   // ftl.hybrid.stripe: the engine's page (block * ppb_ + page, in geo_: die
   // groups and block sets) on the flash (in phys_), and member `k` of a block set.
   Ppn phys(uint32_t ppn) const;
-  // ftl.hybrid.interleave: the host's LPN as the engine's (die group
-  // lpn % groups, its logical blocks of every groups-th LPN), and back.
-  uint32_t eng(uint32_t lpn) const;
-  uint32_t host(uint32_t lpn) const;
   BlockId phys_block(uint32_t block, uint32_t k) const;
   void program(uint32_t block, uint32_t page, const PageContent& c) {
     if (stripe_ == 1) return media_.program(BlockId(block), page, c);
     media_.program(phys_block(block, page % stripe_), page / stripe_, c);
   }
+  // ftl.hybrid.interleave: the host's LPN as the engine's (die group
+  // lpn % groups, its logical blocks of every groups-th LPN), and back.
+  uint32_t eng(uint32_t lpn) const;
+  uint32_t host(uint32_t lpn) const;
 
   FtlParams params_;
   FlashGeometry phys_;      // the flash
-  uint32_t stripe_;         // ftl.hybrid.stripe: dies per group
   FlashGeometry geo_;       // what the engine runs on: die groups, block sets
+  uint32_t stripe_;         // ftl.hybrid.stripe: dies per group
   FlashMedia& media_;
   Scheme scheme_;
   uint32_t ppb_;            // pages per block

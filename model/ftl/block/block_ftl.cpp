@@ -20,7 +20,7 @@ FtlRegistration registration(
       "controller has only tens of KiB of SRAM for buffers and tables; the JMF602B doubled it (try 8)"},
      {"ftl.block.stripe", "1", "count",
       "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
-      "order); a logical block is stripe x pages_per_block pages, its RMW and a sequential stream run on that "
+      "order; with nand.multiplane and P planes, P-page units: page i on die i / P % stripe); a logical block is stripe x pages_per_block pages, its RMW and a sequential stream run on that "
       "many dies at once. 1 = a logical block on one die (L % dies); must divide the number of dies"}});
 // An option value as the user wrote it (counts are whole numbers).
 std::string number(double v) {
@@ -38,6 +38,9 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
                                                  std::to_string(geo_.dies()) + " dies, not " + number(stripe));
   stripe_ = uint32_t(stripe);
   groups_ = geo_.dies() / stripe_;
+  // (die_pages > 1 only with multi-plane operations, whose blocks hold a
+  // multiple of it: the planes' pages alternate.)
+  unit_ = std::max<uint32_t>(1, p.die_pages);
   lpb_ = stripe_ * geo_.pages_per_block;
   const double buffer = p.options.get("ftl.block.buffer");
   if (buffer < 1 || buffer > lpb_ || buffer != std::floor(buffer))
@@ -60,8 +63,21 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
   free_.resize(groups_);
   for (uint32_t g = 0; g < groups_; ++g)
     for (uint32_t k = 0; k < geo_.blocks_per_die(); ++k) free_[g].push_back(k);
-  last_op_.assign(geo_.dies(), -1);
+  start_ops();
   buffer_.reserve(buffer_pages_);
+}
+
+void BlockFtl::start_ops() {
+  last_op_.assign(geo_.dies(), -1);
+  unit_base_.assign(geo_.dies(), -1);
+  unit_at_.assign(geo_.dies(), UINT64_MAX);
+}
+
+int32_t BlockFtl::unit_after(uint32_t lb, uint32_t offset) {
+  const uint32_t die = die_of(lb, offset);
+  const uint64_t unit = uint64_t(lb) * lpb_ + offset - offset % unit_;
+  if (unit_at_[die] != unit) unit_at_[die] = unit, unit_base_[die] = last_op_[die];
+  return unit_base_[die];
 }
 
 void BlockFtl::begin_command(const HostRun& run) {
@@ -165,7 +181,7 @@ bool BlockFtl::background(FtlWork& work) {
   for (uint32_t g = 0; g < groups_; ++g)
     for (uint32_t set : free_[g])
       if (dirty_[uint64_t(g) * geo_.blocks_per_die() + set]) {
-        last_op_.assign(geo_.dies(), -1);
+        start_ops();
         Emitter e{work};
         erase(g, set, e);
         dirty_[uint64_t(g) * geo_.blocks_per_die() + set] = 0;
@@ -181,7 +197,7 @@ void BlockFtl::flush(FtlWork& work) {
   std::sort(buffer_.begin(), buffer_.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
   const bool run = buffer_.back().offset - buffer_.front().offset + 1 == buffer_.size();  // one in-order run
   const Logical& l = lb_[lb];
-  last_op_.assign(geo_.dies(), -1);
+  start_ops();
   Emitter e{work};
   if (run && buffer_.front().offset == l.wp)
     append(lb, buffer_, e);
@@ -282,16 +298,16 @@ void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffere
   if (host) {
     if (s != PageState::Valid) ++l.valid;
     s = PageState::Valid;
-    program(lb, target, offset, {uint32_t(lpn), host->version}, false, e);
+    program(lb, target, offset, {uint32_t(lpn), host->version}, false, unit_after(lb, offset), e);
     return;
   }
   if (s == PageState::Valid) {  // copy: read the page where it lives now, program it
     const Ppn src = page(lb, offset < l.wp ? l.cur : l.old, offset);
     const uint32_t die = die_of(lb, offset);
     const int32_t read = int32_t(e.work.ops.size());
-    e.work.add({FlashOp::Kind::Read, src, true, last_op_[die]});
+    e.work.add({FlashOp::Kind::Read, src, true, unit_after(lb, offset)});
     last_op_[die] = read;
-    program(lb, target, offset, media_.read(src), true, e);
+    program(lb, target, offset, media_.read(src), true, read, e);
     e.work.cpu_cycles += params_.cycles.gc_page;
     ++x_.rmw_pages_copied;
     ++stats_.gc_pages_moved;
@@ -299,11 +315,12 @@ void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffere
   }
   if (s == PageState::Trimmed) ++x_.trimmed_pages_skipped;  // stale: not read, not copied
   s = PageState::Empty;
-  program(lb, target, offset, {}, true, e);  // filler: NAND programs a block's pages in order
+  program(lb, target, offset, {}, true, unit_after(lb, offset), e);  // filler: NAND programs a block's pages in order
   ++x_.filler_pages;
 }
 
-void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, Emitter& e) {
+void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, int32_t after,
+                       Emitter& e) {
   const Ppn p = page(lb, set, offset);
   media_.program(geo_.block_of(p), geo_.page_in_block(p), c);
   // Each die's ops of a flush run in the order listed (its block's pages in
@@ -311,7 +328,7 @@ void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c
   // merge traffic before it on its die.
   const uint32_t die = die_of(lb, offset);
   const int32_t index = int32_t(e.work.ops.size());
-  e.work.add({FlashOp::Kind::Program, p, gc, last_op_[die]});
+  e.work.add({FlashOp::Kind::Program, p, gc, after});
   last_op_[die] = index;
   ++stats_.flash_pages_written;
 }
@@ -326,6 +343,7 @@ void BlockFtl::erase(uint32_t group, uint32_t set, Emitter& e) {
     const int32_t index = int32_t(e.work.ops.size());
     e.work.add({FlashOp::Kind::Erase, geo_.first_page(b), true, last_op_[die]});
     last_op_[die] = index;
+    unit_at_[die] = UINT64_MAX;  // what follows the erase waits for it
   }
 }
 
@@ -393,12 +411,12 @@ void BlockFtl::check_consistency() const {
       own(group_of(lb), l.cur, who);
       if (l.wp == 0 || l.wp > lpb_) fail(who + " write pointer " + std::to_string(l.wp));
       for (uint32_t j = 0; j < stripe_; ++j) {  // each member block holds its pages below wp, no more
-        const uint32_t n = (l.wp + stripe_ - 1 - j) / stripe_;
-        const Ppn first = page(lb, l.cur, j);
+        const uint32_t n = below(l.wp, j);
+        const Ppn first = page(lb, l.cur, j * unit_);
         if ((n > 0 && !media_.is_programmed(Ppn(first.v + n - 1))) ||
             (n < geo_.pages_per_block && media_.is_programmed(Ppn(first.v + n))))
           fail(who + " write pointer " + std::to_string(l.wp) + " disagrees with the flash on its die " +
-               std::to_string(die_of(lb, j)));
+               std::to_string(die_of(lb, j * unit_)));
       }
     }
     if (l.old != kNone) own(group_of(lb), l.old, who + " (old copy)");

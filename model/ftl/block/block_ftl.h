@@ -6,7 +6,11 @@
 // block), which is why it fits in controller SRAM. With `ftl.block.stripe`
 // = s > 1 a logical block is s x pages_per_block LPNs on s dies, its page i
 // on die i % s at page i / s, in blocks of the same index on each die (one
-// map entry still names the set).
+// map entry still names the set). With multi-plane operations
+// (nand.multiplane, P planes) the unit of the stripe is P pages: pages i..i+P-1
+// (i a multiple of P) sit on one die, on its P planes at one physical page,
+// so a sequential read, a flush and a merge's copies run as P-plane
+// operations (the blocks are then multi-plane blocks of P x pages_per_block).
 //
 // Writes first land in a small SRAM write buffer (`ftl.block.buffer` pages)
 // that holds pages of one logical block; it is flushed when full or when a
@@ -34,6 +38,7 @@
 // pages; a logical block left with no valid page gives its blocks back
 // (erased on reuse, or in idle time).
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -87,13 +92,24 @@ class BlockFtl : public Ftl {
   uint32_t group_of(uint32_t lb) const { return lb % groups_; }
   // (The stripe-of-one case skips the divisions: merges call these per page.)
   uint32_t die_of(uint32_t lb, uint32_t offset) const {
-    return stripe_ == 1 ? group_of(lb) : group_of(lb) * stripe_ + offset % stripe_;
+    return stripe_ == 1 ? group_of(lb) : group_of(lb) * stripe_ + (offset / unit_) % stripe_;
   }
   // Page `offset` of logical block `lb` in its block set `set`.
   Ppn page(uint32_t lb, uint32_t set, uint32_t offset) const {
-    const uint32_t in_block = stripe_ == 1 ? offset : offset / stripe_;
+    const uint32_t in_block = stripe_ == 1 ? offset : offset / (unit_ * stripe_) * unit_ + offset % unit_;
     return Ppn(geo_.block(DieId(die_of(lb, offset)), set).v * geo_.pages_per_block + in_block);
   }
+  // Pages of the open copy below the write pointer `wp` on member die `j`.
+  uint32_t below(uint32_t wp, uint32_t j) const {
+    const uint32_t row = unit_ * stripe_, rest = wp % row;
+    return wp / row * unit_ + std::min(unit_, rest > j * unit_ ? rest - j * unit_ : 0u);
+  }
+  // The predecessor of a flush's op on the die of page `offset`: the die's
+  // last op, except that the ops of one unit (the planes of a physical page)
+  // all follow what came before the unit, so they can pair up as
+  // multi-plane operations (a copy's program still follows its own read).
+  int32_t unit_after(uint32_t lb, uint32_t offset);
+  void start_ops();  // a flush (or idle slice) begins: no op on any die yet
   int find_buffered(uint32_t offset) const;
   void flush(FtlWork& work);
   void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
@@ -108,7 +124,8 @@ class BlockFtl : public Ftl {
   void maybe_finish_rewrite(uint32_t lb, Emitter& e);
   uint32_t allocate(uint32_t group, Emitter& e);  // a block set (erased first if TRIM left it dirty)
   void erase(uint32_t group, uint32_t set, Emitter& e);
-  void program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, Emitter& e);
+  // `after`: its predecessor (unit_after, or a copy's read).
+  void program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, int32_t after, Emitter& e);
   uint32_t highest_valid(uint32_t lb, uint32_t from) const;  // kNone if none
 
   FtlParams params_;
@@ -116,6 +133,7 @@ class BlockFtl : public Ftl {
   FlashMedia& media_;
   uint64_t user_pages_;
   uint32_t stripe_, groups_;  // dies per logical block; die groups
+  uint32_t unit_;             // consecutive pages per die: the planes of a multi-plane operation, else 1
   uint32_t lpb_;              // pages per logical block
   uint32_t logical_blocks_;
   uint32_t buffer_pages_;
@@ -124,6 +142,8 @@ class BlockFtl : public Ftl {
   std::vector<std::deque<uint32_t>> free_;  // per die group: free block sets (block index in each die)
   std::vector<uint8_t> dirty_;       // per group x set: free but not yet erased (freed by TRIM)
   std::vector<int32_t> last_op_;     // per die: the last op of the flush being built (-1: none)
+  std::vector<int32_t> unit_base_;   // per die: the last op before its current unit (multi-plane)
+  std::vector<uint64_t> unit_at_;    // per die: its current unit (a block's physical page), UINT64_MAX: none
   uint32_t dirty_count_ = 0;
   std::vector<Buffered> buffer_;
   uint32_t buffer_lb_ = kNone;

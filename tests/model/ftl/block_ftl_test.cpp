@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -35,9 +36,13 @@ FlashGeometry geometry() {
   return g;
 }
 
-std::unique_ptr<ftl::Ftl> make(FlashMedia& media, double buffer = 4, double stripe = 1) {
+// `die_pages` 2: the firmware pairs pages on two planes (nand.multiplane;
+// the FTL's blocks are then two-plane blocks, pages 2k and 2k + 1 one
+// physical page on the two planes).
+std::unique_ptr<ftl::Ftl> make(FlashMedia& media, double buffer = 4, double stripe = 1, uint32_t die_pages = 1) {
   ftl::FtlParams p;
   p.geometry = media.geometry();
+  p.die_pages = die_pages;
   p.over_provisioning = 0.25;
   p.options.number["ftl.block.buffer"] = buffer;
   p.options.number["ftl.block.stripe"] = stripe;
@@ -328,6 +333,30 @@ TEST(BlockFtl, StripedLogicalBlockPutsPageIOnDieIModStripe) {
   f->check_consistency();
 }
 
+TEST(BlockFtl, WithTwoPlanesAStripeUnitIsAPairOfPages) {
+  FlashMedia media(geometry(), true);
+  auto f = make(media, 4, 2, 2);
+  const FlashGeometry& g = media.geometry();
+  ftl::FtlWork w;
+  // Logical block 1 on dies 2 and 3: its pages 4k, 4k + 1 on die 2 and
+  // 4k + 2, 4k + 3 on die 3, each pair at pages 2k, 2k + 1 of the block.
+  f->begin_command({ftl::HostRun::Op::Write, 64, 64, false});
+  for (uint32_t l = 64; l < 128; ++l) f->write(Lpn(l), l, w);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const Ppn p = f->lookup(Lpn(64 + i));
+    EXPECT_EQ(g.die_of(p).v, 2 + (i / 2) % 2) << i;
+    EXPECT_EQ(g.page_in_block(p), i / 4 * 2 + i % 2) << i;
+  }
+  // A flush of four pages: two programs on each die, each pair chained to
+  // what came before it on its die (nothing), not to its partner.
+  f->begin_command({ftl::HostRun::Op::Write, 128, 4, false});
+  w.clear();
+  for (uint32_t l = 128; l < 132; ++l) f->write(Lpn(l), l, w);
+  ASSERT_EQ(w.ops.size(), 4u);
+  for (const FlashOp& op : w.ops) EXPECT_EQ(op.after, -1);
+  f->check_consistency();
+}
+
 TEST(BlockFtl, MapIsOneEntryPerLogicalBlock) {
   FlashMedia media(geometry(), false);
   auto f = make(media);
@@ -339,12 +368,14 @@ TEST(BlockFtl, MapIsOneEntryPerLogicalBlock) {
 // Random command runs (some continuing the last, some trimmed, idle flushes)
 // reach every path: appends, rewrites and their closes, RMWs, filler, TRIM
 // freeing blocks; the data and the FTL's own check hold throughout.
+// (Parameter: the stripe, negative for two-plane pairs.)
 class Striped : public testing::TestWithParam<int> {};
 
 TEST_P(Striped, RandomRunsReachEveryPathAndStayConsistent) {
   FlashMedia media(geometry(), true);
-  auto f = make(media, 4, GetParam());
-  const uint32_t lpb = kPpb * uint32_t(GetParam());
+  const int stripe = std::abs(GetParam());
+  auto f = make(media, 4, stripe, GetParam() < 0 ? 2 : 1);
+  const uint32_t lpb = kPpb * uint32_t(stripe);
   const uint64_t n = f->user_pages();
   std::vector<uint64_t> shadow(n, 0);
   Random rng(99);
@@ -391,7 +422,7 @@ TEST_P(Striped, RandomRunsReachEveryPathAndStayConsistent) {
     EXPECT_GT(stat(*f, s), 0) << s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Dies, Striped, testing::Values(1, 2, 4));
+INSTANTIATE_TEST_SUITE_P(Dies, Striped, testing::Values(1, 2, 4, -1, -2, -4));
 
 // --- Timing on an idle drive (tests/model/timing_drive.h), DRAM-less like
 // the JMF602: map and buffer in controller SRAM cost no DRAM access.
@@ -426,13 +457,27 @@ uint64_t rmw_flash(uint64_t stripe, uint64_t offset) {
   return end;
 }
 
-class StripedRmw : public testing::TestWithParam<int> {};
+// The same RMW with two-plane operations (nand.multiplane, two planes of
+// 32 blocks: the same flash): pages 2k and 2k + 1 of the logical block are
+// the two planes of one physical page on die k % stripe, so the copies go in
+// pairs: a two-plane read (tR, then both pages out) and a two-plane program
+// (both pages in, tPROG). In the new page's pair only the other page is read.
+uint64_t rmw_flash_planes(uint64_t stripe, uint64_t offset) {
+  uint64_t end = 0;
+  for (uint64_t die = 0; die < stripe; ++die) {
+    const uint64_t host = (offset / 2) % stripe == die ? 1 : 0, pairs = kPagesPerBlock - host;
+    end = std::max(end, pairs * (kTr + 4 * kXfer + kTprog) + host * (kTr + 3 * kXfer + kTprog) + kErase);
+  }
+  return end;
+}
 
-TEST_P(StripedRmw, RandomWriteToFullLogicalBlockStallsForOneRmw) {
-  const uint64_t stripe = uint64_t(GetParam()), lpb = stripe * kPagesPerBlock;
-  const Options opts = parse(drive({"--ftl.name=block", "--dram.size=0", "--precondition=seq-fill",
-                                    "--ftl.block.buffer=4", "--ftl.block.stripe=" + std::to_string(stripe),
-                                    "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"}));
+void expect_one_rmw(uint64_t stripe, bool planes) {
+  const uint64_t lpb = stripe * kPagesPerBlock * (planes ? 2 : 1);
+  std::vector<std::string> args = {"--ftl.name=block", "--dram.size=0", "--precondition=seq-fill",
+                                   "--ftl.block.buffer=4", "--ftl.block.stripe=" + std::to_string(stripe),
+                                   "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"};
+  if (planes) args.insert(args.end(), {"--nand.planes_per_die=2", "--nand.blocks_per_plane=32", "--nand.multiplane=true"});
+  const Options opts = parse(drive(args));
   Simulation sim(opts.config());
   // seq-fill leaves n % lpb pages in the last logical block, of which
   // (n % lpb) % 4 still in the buffer: the first timed write flushes them
@@ -446,27 +491,45 @@ TEST_P(StripedRmw, RandomWriteToFullLogicalBlockStallsForOneRmw) {
   const auto r = sim.report();
   const uint64_t append = kWriteIn + kLookup + ps_cycles(100, kClock) + kXfer + kTprog + kComplete;
   // FTL cycles: the lookup, per copied page its bookkeeping, the map update
-  // and recycling the old block set; then one flash_op step per NAND command.
+  // and recycling the old block set; then one flash_op step per FTL op
+  // (a two-plane operation is two of them).
   const uint64_t copies = lpb - 1, ops = 2 * copies + 1 + stripe;
   const uint64_t rmw = kWriteIn + ps_cycles(double(150 + copies * kGcPage + 200 + kGcVictim), kClock) +
-                       ps_cycles(100.0 * double(ops), kClock) + rmw_flash(stripe, 5) + kComplete;
+                       ps_cycles(100.0 * double(ops), kClock) +
+                       (planes ? rmw_flash_planes(stripe, 5) : rmw_flash(stripe, 5)) + kComplete;
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), append / kNs);
   EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), rmw / kNs);
   // The estimate, pages x (tR + tPROG) / dies + tBERS, leaves out
   // the two channel transfers per copied page (2 x 102.4 us at 40 MB/s):
   // 62.8 ms vs 75.8 ms here for one die.
-  RecordProperty("rmw_latency_ns", std::to_string(rmw / kNs));
-  uint64_t gc_reads = 0, gc_programs = 0, programs = 0, gc_erases = 0;
+  testing::Test::RecordProperty("rmw_latency_ns", std::to_string(rmw / kNs));
+  uint64_t gc_reads = 0, gc_programs = 0, programs = 0, gc_erases = 0, paired = 0;
   for (const auto& c : r["device"]["channels"]) {
     gc_reads += c["gc_reads"].get<uint64_t>(), gc_programs += c["gc_programs"].get<uint64_t>();
     programs += c["programs"].get<uint64_t>(), gc_erases += c["gc_erases"].get<uint64_t>();
+    paired += c["multi_plane_ops"].get<uint64_t>();
   }
   EXPECT_EQ(gc_reads, copies);
-  EXPECT_EQ(gc_programs, copies);
-  EXPECT_EQ(programs, 2u);  // the appended page and the new one
-  EXPECT_EQ(gc_erases, stripe);
   EXPECT_EQ(r["device"]["ftl"]["stats"]["rmw_merges"]["value"], 1.0);
+  if (!planes) {
+    EXPECT_EQ(gc_programs, copies);
+    EXPECT_EQ(programs, 2u);  // the appended page and the new one
+    EXPECT_EQ(gc_erases, stripe);
+    return;
+  }
+  // (A two-plane program counts its pages as its first page's kind: the new
+  // page, paired with a copy, counts as merge traffic.)
+  EXPECT_EQ(gc_programs + programs, copies + 2);
+  EXPECT_EQ(gc_erases, 2 * stripe);  // a two-plane block on each die
+  // Every read pair but the new page's, every program pair, every erase.
+  EXPECT_EQ(paired, (kPagesPerBlock * stripe - 1) + kPagesPerBlock * stripe + stripe);
 }
+
+class StripedRmw : public testing::TestWithParam<int> {};
+
+TEST_P(StripedRmw, RandomWriteToFullLogicalBlockStallsForOneRmw) { expect_one_rmw(uint64_t(GetParam()), false); }
+
+TEST_P(StripedRmw, WithTwoPlaneOperationsTheCopiesGoInPairs) { expect_one_rmw(uint64_t(GetParam()), true); }
 
 INSTANTIATE_TEST_SUITE_P(Dies, StripedRmw, testing::Values(1, 2));
 

@@ -78,7 +78,8 @@ struct FlashCommand : tlm::tlm_extension<FlashCommand> {
   uint32_t page = 0;   // page within its block (MLC page type)
   uint32_t bytes = 0;  // bytes moved over the channel (0 for erase, or a copyback), all planes together
   uint32_t planes = 1; // a multi-plane operation: this many planes, one array time
-  bool gc = false;     // for statistics: background (GC) or host work
+  bool gc = false;     // background (GC) or host work (activity labels: the first plane's)
+  uint32_t gc_planes = 0;  // for statistics: of `planes`, how many pages are GC work
   uint64_t ppn = 0;    // for activity traces: the flash page (erase: the block's first)
   uint64_t lpn = PageData::kUnmapped;  // for activity traces: the host page it serves, if any
   // nand.suspend. Request: a program or erase whose waiters the controller

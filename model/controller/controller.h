@@ -150,9 +150,13 @@ class Controller : public sc_core::sc_module {
   uint32_t group_pages() const { return cfg_.nand.multiplane ? cfg_.nand.geometry.planes_per_die : 1; }
   // `bytes`: what crosses the channel bus (a page, part of one, or 0), for
   // all `planes` of a multi-plane operation together.
-  sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes = 1);
+  // `gc_planes`: of the planes, how many are GC work (a host page can pair
+  // with a copy); by default all of them when `op` is GC, else none.
+  sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes = 1,
+                   uint32_t gc_planes = UINT32_MAX);
   // One NAND command for `op` on flash page `page` of its block.
-  sc_time issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at, uint32_t planes);
+  sc_time issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at, uint32_t planes,
+                      uint32_t gc_planes);
   // controller.compression: `op` is on a compressed host page (a slot);
   // the flash pages it completes or lies in (compression.h).
   sc_time packed_op(const ftl::FlashOp& op, const sc_time& at);

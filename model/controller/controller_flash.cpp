@@ -80,9 +80,10 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
       plane_partners(work.ops, i, booked, with);
       sc_time start = start_of(i);
       uint32_t bytes = bytes_of(i);
-      for (size_t k : with) start = std::max(start, start_of(k)), bytes += bytes_of(k);
+      uint32_t gc = work.ops[i].gc;
+      for (size_t k : with) start = std::max(start, start_of(k)), bytes += bytes_of(k), gc += work.ops[k].gc;
       if (batch) host_lpn_ = batch->lpn[i];  // (activity labels: the group's first page)
-      done[i] = flash_op(work.ops[i], bytes, start, uint32_t(with.size()) + 1);
+      done[i] = flash_op(work.ops[i], bytes, start, uint32_t(with.size()) + 1, gc);
       booked[i] = 1;
       for (size_t k : with) done[k] = done[i], booked[k] = 1;
       all = std::max(all, done[i]);
@@ -120,15 +121,18 @@ void Controller::plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, 
   }
 }
 
-sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes) {
+sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes,
+                             uint32_t gc_planes) {
   const FlashGeometry& g = fgeo_;
   if (packed_.enabled() && op.kind != ftl::FlashOp::Kind::Erase) return packed_op(op, at);
+  // (An erase has no partners: a multi-plane block is erased on every plane.)
   if (op.kind == ftl::FlashOp::Kind::Erase && cfg_.nand.multiplane) planes = cfg_.nand.geometry.planes_per_die;
-  return issue_flash(op, cfg_.nand.physical_page(g.page_in_block(op.ppn)), bytes, at, planes);
+  if (gc_planes == UINT32_MAX || op.kind == ftl::FlashOp::Kind::Erase) gc_planes = op.gc ? planes : 0;
+  return issue_flash(op, cfg_.nand.physical_page(g.page_in_block(op.ppn)), bytes, at, planes, gc_planes);
 }
 
 sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at,
-                                uint32_t planes) {
+                                uint32_t planes, uint32_t gc_planes) {
   const FlashGeometry& g = fgeo_;
   const DieId die = g.die_of(op.ppn);
   flash_cmd_.kind = op.kind == ftl::FlashOp::Kind::Read      ? ssdtlm::FlashOpKind::Read
@@ -139,6 +143,7 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   flash_cmd_.planes = planes;
   flash_cmd_.bytes = bytes;
   flash_cmd_.gc = op.gc;
+  flash_cmd_.gc_planes = gc_planes;
   flash_cmd_.ppn = op.ppn.v;
   flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : host_lpn_;
   flash_cmd_.suspendable = suspendable_ && op.kind != ftl::FlashOp::Kind::Read;
@@ -195,14 +200,14 @@ sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at) {
     uint32_t first = 0;
     const uint32_t n = packed_.completes(slot, &first);
     for (uint32_t q = first; q < first + n; ++q)
-      done = std::max(done, issue_flash(op, q, cfg_.nand.geometry.page_size, done, 1));
+      done = std::max(done, issue_flash(op, q, cfg_.nand.geometry.page_size, done, 1, op.gc));
     return done;  // n = 0: the slot waits in the controller's buffer
   }
   CompressedLayout::Span span[2];
   const uint32_t n = packed_.spans(slot, span);
   // Still in the buffer (the page it ends in not yet programmed): no flash access.
   if (!media_.is_programmed(Ppn(block_start.v + packed_.completing_slot(span[n - 1].page)))) return at;
-  for (uint32_t k = 0; k < n; ++k) done = std::max(done, issue_flash(op, span[k].page, span[k].bytes, at, 1));
+  for (uint32_t k = 0; k < n; ++k) done = std::max(done, issue_flash(op, span[k].page, span[k].bytes, at, 1, op.gc));
   return done;
 }
 

@@ -28,13 +28,15 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   sc_time before, after;
   const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
   const uint32_t n = cmd->planes;
+  // A multi-plane operation may pair GC pages with host pages.
+  const auto count = [&](uint64_t& gc, uint64_t& host) { gc += cmd->gc_planes, host += n - cmd->gc_planes; };
   switch (cmd->kind) {
-    case FlashOpKind::Read: before = cfg_.read_time(cmd->page); (cmd->gc ? stats_.gc_reads : stats_.reads) += n; break;
+    case FlashOpKind::Read: before = cfg_.read_time(cmd->page); count(stats_.gc_reads, stats_.reads); break;
     case FlashOpKind::Program:
       after = cfg_.program_time(cmd->page);
-      (cmd->gc ? stats_.gc_programs : stats_.programs) += n;
+      count(stats_.gc_programs, stats_.programs);
       break;
-    case FlashOpKind::Erase: after = cfg_.t_erase; (cmd->gc ? stats_.gc_erases : stats_.erases) += n; break;
+    case FlashOpKind::Erase: after = cfg_.t_erase; count(stats_.gc_erases, stats_.erases); break;
   }
   if (n > 1) ++stats_.multi_plane_ops, stats_.multi_plane_pages += n;
   if ((cmd->kind == FlashOpKind::Program && cfg_.cache_program) || (cmd->kind == FlashOpKind::Read && cfg_.cache_read)) {

@@ -510,16 +510,14 @@ void expect_one_rmw(uint64_t stripe, bool planes) {
     paired += c["multi_plane_ops"].get<uint64_t>();
   }
   EXPECT_EQ(gc_reads, copies);
+  EXPECT_EQ(gc_programs, copies);
+  EXPECT_EQ(programs, 2u);  // the appended page and the new one (paired with a copy, still a host page)
   EXPECT_EQ(r["device"]["ftl"]["stats"]["rmw_merges"]["value"], 1.0);
   if (!planes) {
-    EXPECT_EQ(gc_programs, copies);
-    EXPECT_EQ(programs, 2u);  // the appended page and the new one
     EXPECT_EQ(gc_erases, stripe);
+    EXPECT_EQ(paired, 0u);
     return;
   }
-  // (A two-plane program counts its pages as its first page's kind: the new
-  // page, paired with a copy, counts as merge traffic.)
-  EXPECT_EQ(gc_programs + programs, copies + 2);
   EXPECT_EQ(gc_erases, 2 * stripe);  // a two-plane block on each die
   // Every read pair but the new page's, every program pair, every erase.
   EXPECT_EQ(paired, (kPagesPerBlock * stripe - 1) + kPagesPerBlock * stripe + stripe);

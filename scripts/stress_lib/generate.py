@@ -220,9 +220,12 @@ class Generator:
                     self._set(a, key, rng.choice(["0", "20us", "300us", "1500us", "1ms", "40us"]))
         elif rng.random() < 0.05:
             self._set(a, "nand.page_types", "uniform")
-        for key in ("nand.partial_read", "nand.copyback"):
+        for key in ("nand.partial_read", "nand.copyback", "nand.cache_program", "nand.cache_read",
+                    "nand.multiplane", "nand.suspend"):
             if rng.random() < 0.15:
                 self._set(a, key, rng.choice(["true", "false"]))
+        if rng.random() < 0.05:
+            self._set(a, "nand.t_suspend", rng.choice(["0", "1us", "20us", "100us", "2ms"]))
         return g
 
     def _ftl(self, a, g):
@@ -255,6 +258,18 @@ class Generator:
             self._set(a, "ftl.gc_threshold", str(gc))
         if rng.random() < 0.2:
             self._set(a, "ftl.name", "page")
+        # The page FTL's GC and wear-levelling policies, and a firmware that
+        # runs one GC at a time.
+        if rng.random() < 0.15:
+            policy = rng.choice(["greedy", "cost-benefit", "fifo", "random", "d-choice"])
+            self._set(a, "ftl.gc.policy", policy)
+            if policy == "d-choice" and rng.random() < 0.5:
+                self._set(a, "ftl.gc.d", str(edge_int(rng, 1, 64)))
+        for key in ("ftl.gc.separate", "ftl.wl.dynamic", "controller.serial_gc"):
+            if rng.random() < 0.1:
+                self._set(a, key, rng.choice(["true", "false"]))
+        if rng.random() < 0.05:
+            self._set(a, "ftl.wl.threshold", str(rng.choice([0, 1, 2, 10, 1000])))
         pages = g["channels"] * g["dies_per_channel"] * bpd * g["pages_per_block"]
         self.op = op_value(op)
         return int(float(pages) / (1.0 + op_value(op)))
@@ -305,6 +320,10 @@ class Generator:
                 self._set(a, key, rng.choice(["0", "1us", "5us", "20us", "500ns"]))
         if rng.random() < 0.1:
             self._set(a, "ftl.idle_after", rng.choice(["0", "100us", "1ms", "10ms"]))
+            if rng.random() < 0.3:
+                self._set(a, "ftl.idle_dies", str(rng.choice([1, 2, 4, 1000])))
+            if rng.random() < 0.3:
+                self._set(a, "ftl.gc.bg_threshold", str(rng.choice([1, 2, 8, 100])))
 
     def _workload(self, a, g, user_bytes, content, export):
         rng = self.rng

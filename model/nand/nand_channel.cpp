@@ -11,7 +11,7 @@ using ssdtlm::FlashCommand;
 using ssdtlm::FlashOpKind;
 
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
-    : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel),
+    : sc_module(name), socket("socket"), cfg_(cfg), transfer_time_(cfg.channel_rate), dies_(cfg.geometry.dies_per_channel),
       register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
       booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
   socket.register_b_transport(this, &NandChannel::b_transport);
@@ -26,7 +26,7 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   // An operation is: die busy `before` (array), bus + die busy `xfer`, die busy `after` (array).
   sc_time before, after;
-  const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
+  const sc_time xfer = cmd->bytes ? transfer_time_(cmd->bytes) : sc_core::SC_ZERO_TIME;
   const uint32_t n = cmd->planes;
   switch (cmd->kind) {
     case FlashOpKind::Read: before = cfg_.read_time(cmd->page); (cmd->gc ? stats_.gc_reads : stats_.reads) += n; break;

@@ -31,7 +31,11 @@ class Timeline {
   // Report every reservation from now on to `o` (null: stop).
   void observe(TimelineObserver* o) { observer_ = o; }
   // First start >= `at` of a free gap at least `duration` long.
-  sc_time find(const sc_time& at, const sc_time& duration) const;
+  sc_time find(const sc_time& at, const sc_time& duration) const {
+    if (at >= last_end_) return at;  // past every reservation (the common case): no search
+    size_t i;
+    return find_from(at, duration, i);
+  }
   // Mark [start, start + duration) busy; the caller has checked it is free
   // (first_conflict_end(start, end) == start).
   void reserve(const sc_time& start, const sc_time& duration);
@@ -47,7 +51,10 @@ class Timeline {
   sc_time first_conflict_end(const sc_time& start, const sc_time& end) const;
   // Forget intervals that ended at or before `now`: nothing can be placed
   // before the current simulated time, so they only cost search time.
-  void retire(const sc_time& now);
+  // (Inline: called for every access, it mostly finds nothing to do.)
+  void retire(const sc_time& now) {
+    if (head_ < busy_list_.size() && busy_list_[head_].end <= now) retire_ended(now);
+  }
 
   // Sum of all reserved durations (for utilisation = busy / elapsed).
   const sc_time& busy() const { return busy_; }
@@ -58,14 +65,19 @@ class Timeline {
   struct Interval {
     sc_time start, end;
   };
-  struct Piece {
-    sc_time start, length;
-  };
   // First index in live range whose end is > t.
   size_t first_ending_after(const sc_time& t) const;
-  // The gaps fill() would use.
-  void plan_fill(const sc_time& at, const sc_time& duration, std::vector<Piece>& pieces) const;
+  // find() past the fast path; `next`: the index of the first interval after
+  // the gap found (where reserve() would place it).
+  sc_time find_from(const sc_time& at, const sc_time& duration, size_t& next) const;
+  // reserve() of [start, end) before the interval at index `i` (the first
+  // live one ending after `start`), start < last_end_; returns the index of
+  // the interval that now holds it.
+  size_t reserve_before(size_t i, const sc_time& start, const sc_time& end);
+  void retire_ended(const sc_time& now);
 
+  // The live intervals are maximal: two reservations that touch are one
+  // entry (what the searches see depends on it, for a zero-length find).
   std::vector<Interval> busy_list_;  // sorted, disjoint; [head_, size) are live
   size_t head_ = 0;
   sc_time busy_ = sc_core::SC_ZERO_TIME;

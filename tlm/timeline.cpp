@@ -1,6 +1,7 @@
 #include "tlm/timeline.h"
 
 #include <algorithm>
+#include <cassert>
 
 // Cost: every access to a resource goes through here (about 35 calls per
 // simulated random read), so the searches are written for speed: one
@@ -37,7 +38,13 @@ sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& 
 }
 
 void Timeline::reserve(const sc_time& start, const sc_time& duration) {
+  // (The position of `start`, searched only where reserve() needs it.)
+  reserve(start, duration, Position{start >= last_end_ ? busy_list_.size() : first_ending_after(start)});
+}
+
+void Timeline::reserve(const sc_time& start, const sc_time& duration, const Position& pos) {
   if (duration == sc_core::SC_ZERO_TIME) return;
+  assert(start >= last_end_ || pos.index == first_ending_after(start));
   const sc_time end = start + duration;
   if (observer_) observer_->reserved(start, end);
   busy_ += duration;
@@ -49,7 +56,7 @@ void Timeline::reserve(const sc_time& start, const sc_time& duration) {
       busy_list_.push_back(Interval{start, end});
     return;
   }
-  reserve_before(first_ending_after(start), start, end);
+  reserve_before(pos.index, start, end);
 }
 
 size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& end) {
@@ -72,36 +79,27 @@ size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& e
 }
 
 sc_time Timeline::book(const sc_time& at, const sc_time& duration) {
-  if (at >= last_end_ || duration == sc_core::SC_ZERO_TIME) {
-    const sc_time s = find(at, duration);
-    reserve(s, duration);
-    return s;
-  }
-  size_t next;
-  const sc_time s = find_from(at, duration, next);
-  if (s >= last_end_) {  // no gap before the last reservation: after it
-    reserve(s, duration);
-    return s;
-  }
-  // reserve(s, duration), without searching again: `next` is the first
-  // interval ending after s.
-  const sc_time end = s + duration;
-  if (observer_) observer_->reserved(s, end);
-  busy_ += duration;
-  reserve_before(next, s, end);
+  Position pos;
+  const sc_time s = find(at, duration, pos);
+  reserve(s, duration, pos);
   return s;
 }
 
 sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
+  return fill(at, duration, Position{at >= last_end_ ? busy_list_.size() : first_ending_after(at)});
+}
+
+sc_time Timeline::fill(const sc_time& at, const sc_time& duration, const Position& pos) {
   if (at >= last_end_) {  // nothing reserved from `at` on: one piece
-    reserve(at, duration);
+    reserve(at, duration, pos);
     return at + duration;
   }
+  assert(pos.index == first_ending_after(at));
   // Each gap from `at` on takes what it can of the work, in order, until it
   // is all placed (the rest after the last reservation). A gap filled up
   // joins the intervals on either side; the walk goes on after them.
   sc_time t = at, left = duration, end = at;
-  for (size_t i = first_ending_after(at); i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
+  for (size_t i = pos.index; i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
     if (busy_list_[i].start > t) {
       const sc_time piece = std::min(left, busy_list_[i].start - t);
       left -= piece;
@@ -119,10 +117,14 @@ sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
   return end;
 }
 
-sc_time Timeline::fill_end(const sc_time& at, const sc_time& duration) const {
-  if (at >= last_end_) return at + duration;
+sc_time Timeline::fill_end(const sc_time& at, const sc_time& duration, Position& pos) const {
+  if (at >= last_end_) {
+    pos.index = busy_list_.size();
+    return at + duration;
+  }
+  pos.index = first_ending_after(at);
   sc_time t = at, left = duration, end = at;
-  for (size_t i = first_ending_after(at); i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
+  for (size_t i = pos.index; i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
     const Interval& iv = busy_list_[i];
     if (iv.start > t) {
       const sc_time piece = std::min(left, iv.start - t);
@@ -132,11 +134,6 @@ sc_time Timeline::fill_end(const sc_time& at, const sc_time& duration) const {
     if (iv.end > t) t = iv.end;
   }
   return left > sc_core::SC_ZERO_TIME ? t + left : end;
-}
-
-sc_time Timeline::first_conflict_end(const sc_time& start, const sc_time& end) const {
-  size_t i = first_ending_after(start);
-  return i < busy_list_.size() && busy_list_[i].start < end ? busy_list_[i].end : start;
 }
 
 void Timeline::retire_ended(const sc_time& now) {

@@ -47,11 +47,14 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // The transfer itself may be split over the bus's free gaps: the controller
   // can pause RE#/WE# toggling, serve another die, and resume (ONFI column
   // addressing), so the bus never idles while some die has data to move.
+  // (The positions: where the searches of the last try stopped, so the
+  // reservations below need not search again.)
   sc_time earliest = now + delay, start, end;
+  ssdtlm::Timeline::Position at_die, on_bus;
   for (;;) {
-    start = die.find(earliest, before + xfer + after);
-    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer)) + after;
-    const sc_time conflict = die.first_conflict_end(start, end);
+    start = die.find(earliest, before + xfer + after, at_die);
+    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer, on_bus)) + after;
+    const sc_time conflict = die.first_conflict_end(start, end, at_die);
     if (conflict == start) break;
     earliest = conflict;  // the die is booked inside our span: start after that booking
   }
@@ -80,8 +83,9 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     die_tracks_[cmd->die]->label(what, cmd->gc, cmd->lpn, cmd->ppn, cmd->bytes);
     bus_track_->label(Activity::Transfer, cmd->gc, cmd->lpn, cmd->ppn, cmd->bytes);
   }
-  die.reserve(start, end - start);
-  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
+  // (A read that suspended nothing left both calendars as they were.)
+  die.reserve(start, end - start, at_die);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer, on_bus);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -98,19 +102,21 @@ sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earl
   if (cmd.kind == FlashOpKind::Program) {
     // Data in once the register is free, then tPROG once the array is.
     const sc_time in = std::max(earliest, reg);
-    const sc_time ready = xfer == sc_core::SC_ZERO_TIME ? in : bus_.fill_end(in, xfer);
-    if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(in, xfer);
-    const sc_time start = die.find(ready, array);
-    die.reserve(start, array);
+    ssdtlm::Timeline::Position pos;
+    const sc_time ready = xfer == sc_core::SC_ZERO_TIME ? in : bus_.fill_end(in, xfer, pos);
+    if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(in, xfer, pos);
+    const sc_time start = die.find(ready, array, pos);
+    die.reserve(start, array, pos);
     reg = start;  // the data moved on into the array's page register
     return start + array;
   }
   // tR once the array is free, then data out once the register is.
-  const sc_time start = die.find(earliest, array);
-  die.reserve(start, array);
+  ssdtlm::Timeline::Position pos;
+  const sc_time start = die.find(earliest, array, pos);
+  die.reserve(start, array, pos);
   const sc_time out = std::max(start + array, reg);
-  const sc_time end = xfer == sc_core::SC_ZERO_TIME ? out : bus_.fill_end(out, xfer);
-  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(out, xfer);
+  const sc_time end = xfer == sc_core::SC_ZERO_TIME ? out : bus_.fill_end(out, xfer, pos);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(out, xfer, pos);
   reg = end;
   return end;
 }

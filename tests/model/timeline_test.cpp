@@ -145,11 +145,24 @@ TEST(Timeline, AnswersAsTheReferenceCalendar) {
       } else if (r < 92) {
         ASSERT_EQ(fast.first_conflict_end(at, at + d), ref.first_conflict_end(at, at + d))
             << "seed " << seed << " step " << step;
-      } else {  // reserve where it is free, as the NAND channel does
+      } else if (r < 96) {  // reserve where it is free, as the NAND channel does
         const sc_time s = ref.find(at, d);
         ASSERT_EQ(fast.first_conflict_end(s, s + d), s);
         fast.reserve(s, d);
         ref.reserve(s, d, ref_log);
+      } else {  // the same with positions: a die's span and its transfer on a bus
+        ssdtlm::Timeline::Position pos;
+        const sc_time s = fast.find(at, d + d, pos);
+        ASSERT_EQ(s, ref.find(at, d + d)) << "seed " << seed << " step " << step;
+        const sc_time longer = s + d + d + ps(rng() % 3);  // the bus may stretch it into a booking
+        ASSERT_EQ(fast.first_conflict_end(s, longer, pos), ref.first_conflict_end(s, longer));
+        if (fast.first_conflict_end(s, longer, pos) == s) {
+          fast.reserve(s, longer - s, pos);
+          ref.reserve(s, longer - s, ref_log);
+        } else {
+          ASSERT_EQ(fast.fill_end(s, d, pos), ref.fill_end(s, d));
+          ASSERT_EQ(fast.fill(s, d, pos), ref.fill(s, d, ref_log));
+        }
       }
       ASSERT_EQ(fast.busy(), ref.busy());
       ASSERT_EQ(fast.busy_until(), ref.busy_until());

@@ -11,6 +11,7 @@
 #include <systemc>
 #include <tlm>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -128,9 +129,34 @@ inline sc_time transfer_time(uint64_t bytes, double bytes_per_second) {
 // Whole nanoseconds in `t` (reports and latency statistics are in ns).
 inline uint64_t to_ns(const sc_time& t) {
   static const uint64_t ticks_per_ns = sc_time(1, sc_core::SC_NS).value();
-  return t.value() / ticks_per_ns;
+  // At the default resolution (1 ps) the divisor is a constant the compiler
+  // turns into a multiplication; a run divides several times per IO.
+  return ticks_per_ns == 1000 ? t.value() / 1000 : t.value() / ticks_per_ns;
 }
 // Time for `cycles` of a core clocked at `hz`.
 inline sc_time cycle_time(uint64_t cycles, double hz) { return seconds(static_cast<double>(cycles) / hz); }
+
+// Durations of `n` units (bytes, cycles) at a fixed rate, seconds(n / rate)
+// as transfer_time() and cycle_time() give them, bit for bit, remembered for
+// the last few distinct n. The hot paths convert the same handful of sizes
+// and cycle counts on every IO, and the division and rounding cost more than
+// a look-up (a direct-mapped table: a clash only recomputes).
+class RateTimes {
+ public:
+  explicit RateTimes(double units_per_second) : rate_(units_per_second) {}
+  sc_time operator()(uint64_t n) {
+    Entry& e = memo_[size_t((n * 0x9E3779B97F4A7C15ull) >> 60)];
+    if (e.n != n) e = Entry{n, seconds(static_cast<double>(n) / rate_)};
+    return e.time;
+  }
+
+ private:
+  struct Entry {
+    uint64_t n = UINT64_MAX;  // none yet
+    sc_time time;
+  };
+  double rate_;
+  std::array<Entry, 16> memo_{};
+};
 
 }  // namespace ssdtlm

@@ -28,26 +28,61 @@ class TimelineObserver {
 
 class Timeline {
  public:
+  // Where a search stopped: lets the call that follows at the same time
+  // (first_conflict_end, reserve, fill) skip its own search. Valid only
+  // until the calendar next changes (a NAND operation checks its die and bus
+  // with several calls before reserving).
+  struct Position {
+    size_t index = 0;
+  };
+
   // Report every reservation from now on to `o` (null: stop).
   void observe(TimelineObserver* o) { observer_ = o; }
-  // First start >= `at` of a free gap at least `duration` long.
-  sc_time find(const sc_time& at, const sc_time& duration) const;
+  // First start >= `at` of a free gap at least `duration` long; `pos`, for
+  // the calls that follow at that start.
+  sc_time find(const sc_time& at, const sc_time& duration, Position& pos) const {
+    if (at >= last_end_) {  // past every reservation (the common case): no search
+      pos.index = busy_list_.size();
+      return at;
+    }
+    return find_from(at, duration, pos.index);
+  }
+  sc_time find(const sc_time& at, const sc_time& duration) const {
+    Position pos;
+    return find(at, duration, pos);
+  }
   // Mark [start, start + duration) busy; the caller has checked it is free
-  // (first_conflict_end(start, end) == start).
+  // (first_conflict_end(start, end) == start). `pos`: from find() at this start.
   void reserve(const sc_time& start, const sc_time& duration);
+  void reserve(const sc_time& start, const sc_time& duration, const Position& pos);
   // find() then reserve(); returns the start.
   sc_time book(const sc_time& at, const sc_time& duration);
   // Preemptible work (firmware on a core): run `duration` of work from `at`
   // in whatever gaps are free, in pieces; returns when the last piece ends.
-  // Unlike book(), a long task never leaves a short gap idle.
+  // Unlike book(), a long task never leaves a short gap idle. `pos`: from
+  // fill_end() at this `at`.
   sc_time fill(const sc_time& at, const sc_time& duration);
-  // When fill() would finish, without reserving anything.
-  sc_time fill_end(const sc_time& at, const sc_time& duration) const;
+  sc_time fill(const sc_time& at, const sc_time& duration, const Position& pos);
+  // When fill() would finish, without reserving anything; `pos`, for fill().
+  sc_time fill_end(const sc_time& at, const sc_time& duration, Position& pos) const;
+  sc_time fill_end(const sc_time& at, const sc_time& duration) const {
+    Position pos;
+    return fill_end(at, duration, pos);
+  }
   // End of the first reservation overlapping [start, end); `start` if none.
-  sc_time first_conflict_end(const sc_time& start, const sc_time& end) const;
+  // `pos`: from find() at this start.
+  sc_time first_conflict_end(const sc_time& start, const sc_time& end) const {
+    return first_conflict_end(start, end, Position{first_ending_after(start)});
+  }
+  sc_time first_conflict_end(const sc_time& start, const sc_time& end, const Position& pos) const {
+    return pos.index < busy_list_.size() && busy_list_[pos.index].start < end ? busy_list_[pos.index].end : start;
+  }
   // Forget intervals that ended at or before `now`: nothing can be placed
   // before the current simulated time, so they only cost search time.
-  void retire(const sc_time& now);
+  // (Inline: called for every access, it mostly finds nothing to do.)
+  void retire(const sc_time& now) {
+    if (head_ < busy_list_.size() && busy_list_[head_].end <= now) retire_ended(now);
+  }
 
   // Sum of all reserved durations (for utilisation = busy / elapsed).
   const sc_time& busy() const { return busy_; }
@@ -58,14 +93,19 @@ class Timeline {
   struct Interval {
     sc_time start, end;
   };
-  struct Piece {
-    sc_time start, length;
-  };
   // First index in live range whose end is > t.
   size_t first_ending_after(const sc_time& t) const;
-  // The gaps fill() would use.
-  void plan_fill(const sc_time& at, const sc_time& duration, std::vector<Piece>& pieces) const;
+  // find() past the fast path; `next`: the index of the first interval after
+  // the gap found (where reserve() would place it).
+  sc_time find_from(const sc_time& at, const sc_time& duration, size_t& next) const;
+  // reserve() of [start, end) before the interval at index `i` (the first
+  // live one ending after `start`), start < last_end_; returns the index of
+  // the interval that now holds it.
+  size_t reserve_before(size_t i, const sc_time& start, const sc_time& end);
+  void retire_ended(const sc_time& now);
 
+  // The live intervals are maximal: two reservations that touch are one
+  // entry (what the searches see depends on it, for a zero-length find).
   std::vector<Interval> busy_list_;  // sorted, disjoint; [head_, size) are live
   size_t head_ = 0;
   sc_time busy_ = sc_core::SC_ZERO_TIME;

@@ -7,16 +7,21 @@
 namespace ssd {
 
 ControllerCpu::ControllerCpu(sc_core::sc_module_name name, const CpuConfig& cfg)
-    : sc_module(name), cfg_(cfg), cores_(cfg.cores) {}
+    : sc_module(name), cfg_(cfg), cycle_time_(cfg.clock), cores_(cfg.cores) {}
 
 sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
   if (cycles == 0) return at;
   cycles_ += cycles;
-  const sc_time d = ssdtlm::cycle_time(cycles, cfg_.clock);
+  const sc_time d = cycle_time_(cycles);
   const sc_time now = sc_core::sc_time_stamp();
   // Firmware tasks interleave on a core (an event loop between NAND and host
   // interrupts), so a task fills idle gaps in pieces; pick the core on which
-  // it would start first.
+  // it would start first (with one core, no choice to make).
+  if (cores_.size() == 1) {
+    cores_[0].retire(now);
+    if (!tracks_.empty()) tracks_[0]->label(Activity::Firmware);
+    return cores_[0].fill(at, d);
+  }
   size_t best = 0;
   sc_time best_start;
   for (size_t i = 0; i < cores_.size(); ++i) {

@@ -11,6 +11,7 @@
 
 #include "model/sim/activity.h"
 #include "model/sim/config.h"
+#include "tlm/ssd_protocol.h"
 #include "tlm/timeline.h"
 
 namespace ssd {
@@ -32,6 +33,7 @@ class ControllerCpu : public sc_core::sc_module {
 
  private:
   CpuConfig cfg_;
+  ssdtlm::RateTimes cycle_time_;  // cycles -> time at the core clock
   std::vector<ssdtlm::Timeline> cores_;
   uint64_t cycles_ = 0;
   std::vector<ActivityTrack*> tracks_;  // empty unless traced

@@ -5,7 +5,7 @@
 namespace ssd {
 
 DramBuffer::DramBuffer(sc_core::sc_module_name name, const DramConfig& cfg)
-    : sc_module(name), socket("socket"), cfg_(cfg) {
+    : sc_module(name), socket("socket"), cfg_(cfg), transfer_time_(cfg.bandwidth) {
   socket.register_b_transport(this, &DramBuffer::b_transport);
 }
 
@@ -13,7 +13,7 @@ void DramBuffer::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const auto* access = trans.get_extension<ssdtlm::DramAccess>();
   const sc_time now = sc_core::sc_time_stamp();
   port_.retire(now);
-  const sc_time xfer = ssdtlm::transfer_time(access->bytes, cfg_.bandwidth);
+  const sc_time xfer = transfer_time_(access->bytes);
   if (track_) track_->label(Activity::Dram, false, ssdtlm::PageData::kUnmapped, ActivityTrack::kNoPage, access->bytes);
   const sc_time start = port_.book(now + delay, xfer);
   bytes_ += access->bytes;

@@ -10,6 +10,7 @@
 
 #include "model/sim/activity.h"
 #include "model/sim/config.h"
+#include "tlm/ssd_protocol.h"
 #include "tlm/timeline.h"
 
 namespace ssd {
@@ -34,6 +35,7 @@ class DramBuffer : public sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
 
   DramConfig cfg_;
+  ssdtlm::RateTimes transfer_time_;  // bytes -> time at the port's bandwidth
   ssdtlm::Timeline port_;
   uint64_t bytes_ = 0, accesses_ = 0;
   ActivityTrack* track_ = nullptr;  // null unless traced

@@ -11,7 +11,7 @@ using ssdtlm::FlashCommand;
 using ssdtlm::FlashOpKind;
 
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
-    : sc_module(name), socket("socket"), cfg_(cfg), dies_(cfg.geometry.dies_per_channel),
+    : sc_module(name), socket("socket"), cfg_(cfg), transfer_time_(cfg.channel_rate), dies_(cfg.geometry.dies_per_channel),
       register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
       booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
   socket.register_b_transport(this, &NandChannel::b_transport);
@@ -26,7 +26,7 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
   // An operation is: die busy `before` (array), bus + die busy `xfer`, die busy `after` (array).
   sc_time before, after;
-  const sc_time xfer = cmd->bytes ? ssdtlm::transfer_time(cmd->bytes, cfg_.channel_rate) : sc_core::SC_ZERO_TIME;
+  const sc_time xfer = cmd->bytes ? transfer_time_(cmd->bytes) : sc_core::SC_ZERO_TIME;
   const uint32_t n = cmd->planes;
   // A multi-plane operation may pair GC pages with host pages.
   const auto count = [&](uint64_t& gc, uint64_t& host) { gc += cmd->gc_planes, host += n - cmd->gc_planes; };
@@ -49,11 +49,14 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // The transfer itself may be split over the bus's free gaps: the controller
   // can pause RE#/WE# toggling, serve another die, and resume (ONFI column
   // addressing), so the bus never idles while some die has data to move.
+  // (The positions: where the searches of the last try stopped, so the
+  // reservations below need not search again.)
   sc_time earliest = now + delay, start, end;
+  ssdtlm::Timeline::Position at_die, on_bus;
   for (;;) {
-    start = die.find(earliest, before + xfer + after);
-    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer)) + after;
-    const sc_time conflict = die.first_conflict_end(start, end);
+    start = die.find(earliest, before + xfer + after, at_die);
+    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer, on_bus)) + after;
+    const sc_time conflict = die.first_conflict_end(start, end, at_die);
     if (conflict == start) break;
     earliest = conflict;  // the die is booked inside our span: start after that booking
   }
@@ -82,8 +85,9 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     die_tracks_[cmd->die]->label(what, cmd->gc, cmd->lpn, cmd->ppn, cmd->bytes);
     bus_track_->label(Activity::Transfer, cmd->gc, cmd->lpn, cmd->ppn, cmd->bytes);
   }
-  die.reserve(start, end - start);
-  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer);
+  // (A read that suspended nothing left both calendars as they were.)
+  die.reserve(start, end - start, at_die);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer, on_bus);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -100,19 +104,21 @@ sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earl
   if (cmd.kind == FlashOpKind::Program) {
     // Data in once the register is free, then tPROG once the array is.
     const sc_time in = std::max(earliest, reg);
-    const sc_time ready = xfer == sc_core::SC_ZERO_TIME ? in : bus_.fill_end(in, xfer);
-    if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(in, xfer);
-    const sc_time start = die.find(ready, array);
-    die.reserve(start, array);
+    ssdtlm::Timeline::Position pos;
+    const sc_time ready = xfer == sc_core::SC_ZERO_TIME ? in : bus_.fill_end(in, xfer, pos);
+    if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(in, xfer, pos);
+    const sc_time start = die.find(ready, array, pos);
+    die.reserve(start, array, pos);
     reg = start;  // the data moved on into the array's page register
     return start + array;
   }
   // tR once the array is free, then data out once the register is.
-  const sc_time start = die.find(earliest, array);
-  die.reserve(start, array);
+  ssdtlm::Timeline::Position pos;
+  const sc_time start = die.find(earliest, array, pos);
+  die.reserve(start, array, pos);
   const sc_time out = std::max(start + array, reg);
-  const sc_time end = xfer == sc_core::SC_ZERO_TIME ? out : bus_.fill_end(out, xfer);
-  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(out, xfer);
+  const sc_time end = xfer == sc_core::SC_ZERO_TIME ? out : bus_.fill_end(out, xfer, pos);
+  if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(out, xfer, pos);
   reg = end;
   return end;
 }

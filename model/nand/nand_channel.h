@@ -46,6 +46,7 @@
 
 #include "model/sim/activity.h"
 #include "model/sim/config.h"
+#include "tlm/ssd_protocol.h"
 #include "tlm/timeline.h"
 
 namespace ssd {
@@ -86,6 +87,7 @@ class NandChannel : public sc_core::sc_module {
                    const sc_time& booked_end, sc_time& end);
 
   NandConfig cfg_;
+  ssdtlm::RateTimes transfer_time_;  // bytes -> time on the bus
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
   std::vector<sc_time> register_free_;  // per die, cache modes only: when the cache register is free

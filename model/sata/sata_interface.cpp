@@ -10,7 +10,7 @@ using ssdtlm::HostCommand;
 using ssdtlm::HostOp;
 
 SataInterface::SataInterface(sc_core::sc_module_name name, const SataConfig& cfg)
-    : sc_module(name), host("host"), controller("controller"), cfg_(cfg) {
+    : sc_module(name), host("host"), controller("controller"), cfg_(cfg), transfer_time_(cfg.payload_rate()) {
   host.register_b_transport(this, &SataInterface::b_transport);
 }
 
@@ -55,7 +55,7 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   if (cmd.op == HostOp::Write)  // Data FISes in order, each when the link is free
     for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
       const sc_time xfer =
-          ssdtlm::transfer_time(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at), cfg_.payload_rate()) + cfg_.fis_overhead;
+          transfer_time_(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at)) + cfg_.fis_overhead;
       t = link_.book(t, xfer) + xfer;
     }
 
@@ -129,7 +129,7 @@ sc_time SataInterface::stream_read_data(const HostCommand& cmd) {
       ready = std::max(ready, cmd.ready[p].at);
       if (cmd.ready[p].end >= at + n) break;
     }
-    const sc_time xfer = ssdtlm::transfer_time(n, cfg_.payload_rate()) + cfg_.fis_overhead;
+    const sc_time xfer = transfer_time_(n) + cfg_.fis_overhead;
     end = link_.book(ready, xfer) + xfer;
   }
   return end;

@@ -65,6 +65,7 @@ class SataInterface : public sc_core::sc_module {
   void move_data(tlm::tlm_generic_payload& trans, const ssdtlm::HostCommand& cmd);
 
   SataConfig cfg_;
+  ssdtlm::RateTimes transfer_time_;  // payload bytes -> time on the link
   ssdtlm::Timeline link_;
   uint64_t commands_ = 0;
   uint64_t capacity_ = 0;

@@ -101,12 +101,13 @@ class DftlFtl : public PageFtl {
   uint64_t tpages_;     // translation pages of the full table
   uint64_t capacity_;   // cache entries
   uint64_t cached_ = 0;
-  std::vector<uint8_t> flags_;         // per LPN: kCached, kDirty
-  std::vector<uint32_t> prev_, next_;  // LRU list through the cached LPNs
+  // (The per-LPN tables are looked up at random: huge pages, big_table.h.)
+  BigTable<uint8_t> flags_;          // per LPN: kCached, kDirty
+  BigTable<uint32_t> prev_, next_;   // LRU list through the cached LPNs
   uint32_t head_ = kNone, tail_ = kNone;  // most / least recently used
   // What the translation pages on flash say for each LPN: a clean entry
   // must agree with l2p_ (checked by check_consistency).
-  std::vector<uint32_t> on_flash_;
+  BigTable<uint32_t> on_flash_;
   uint64_t tpage_version_ = 0;
   MapStats map_;
 };

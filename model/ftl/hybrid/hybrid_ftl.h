@@ -46,6 +46,7 @@
 #include <deque>
 #include <vector>
 
+#include "model/ftl/big_table.h"
 #include "model/ftl/ftl.h"
 
 namespace ssd::ftl {
@@ -149,7 +150,7 @@ class HybridFtl : public Ftl {
   uint32_t logical_blocks_;
   uint32_t pool_;           // log blocks per die
   bool idle_merge_;
-  std::vector<uint32_t> l2p_, p2l_;
+  BigTable<uint32_t> l2p_, p2l_;  // (huge pages: looked up at random)
   std::vector<bool> trimmed_;       // trimmed since its last copy existed
   std::vector<uint32_t> data_;      // logical block -> data block
   std::vector<uint32_t> log_of_;    // BAST: logical block -> its log slot

@@ -22,6 +22,7 @@
 #include <deque>
 #include <vector>
 
+#include "model/ftl/big_table.h"
 #include "model/ftl/ftl.h"
 #include "model/ftl/page/gc_policy.h"
 #include "model/ftl/page/wear_leveling.h"
@@ -105,8 +106,8 @@ class PageFtl : public Ftl {
   FlashGeometry geo_;
   FlashMedia& media_;
   uint64_t user_pages_;
-  std::vector<uint32_t> l2p_;          // LPN -> PPN (a derived FTL may append its own pages)
-  std::vector<uint32_t> p2l_;          // PPN -> LPN (kNone: invalid or erased)
+  BigTable<uint32_t> l2p_;             // LPN -> PPN (a derived FTL may append its own pages)
+  BigTable<uint32_t> p2l_;             // PPN -> LPN (kNone: invalid or erased)
   std::vector<uint16_t> valid_;        // valid pages per block
   std::vector<BlockState> state_;
   std::vector<uint32_t> bnext_, bprev_;  // bucket lists

@@ -1,0 +1,176 @@
+// The reservation calendar against its first, plain implementation: the fast
+// one (tlm/timeline.cpp: one search per call, fill() reserving as it walks)
+// must answer every call exactly as this one did, so runs stay bit-identical.
+// Random calls on small integer times make gaps, touching reservations and
+// zero lengths common.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "tlm/timeline.h"
+
+namespace {
+
+using sc_core::sc_time;
+
+// The calendar as first written (earliest fit on a sorted vector, fill()
+// planned in pieces then reserved one by one).
+class ReferenceTimeline {
+ public:
+  sc_time find(const sc_time& at, const sc_time& duration) const {
+    if (at >= last_end_) return at;
+    sc_time t = at;
+    for (size_t i = first_ending_after(at); i < list_.size(); ++i) {
+      if (t + duration <= list_[i].first) return t;
+      if (list_[i].second > t) t = list_[i].second;
+    }
+    return t;
+  }
+  void reserve(const sc_time& start, const sc_time& duration, std::vector<std::pair<sc_time, sc_time>>& log) {
+    if (duration == sc_core::SC_ZERO_TIME) return;
+    const sc_time end = start + duration;
+    log.emplace_back(start, end);
+    busy_ += duration;
+    if (start >= last_end_) {
+      last_end_ = end;
+      if (list_.size() > head_ && list_.back().second == start) list_.back().second = end;
+      else list_.emplace_back(start, end);
+      return;
+    }
+    if (end > last_end_) last_end_ = end;
+    size_t i = first_ending_after(start);
+    if (i > head_ && list_[i - 1].second == start) {
+      list_[i - 1].second = end;
+      if (i < list_.size() && list_[i].first == end) {
+        list_[i - 1].second = list_[i].second;
+        list_.erase(list_.begin() + ptrdiff_t(i));
+      }
+      return;
+    }
+    if (i < list_.size() && list_[i].first == end) {
+      list_[i].first = start;
+      return;
+    }
+    list_.insert(list_.begin() + ptrdiff_t(i), {start, end});
+  }
+  sc_time book(const sc_time& at, const sc_time& d, std::vector<std::pair<sc_time, sc_time>>& log) {
+    const sc_time s = find(at, d);
+    reserve(s, d, log);
+    return s;
+  }
+  std::vector<std::pair<sc_time, sc_time>> plan(const sc_time& at, const sc_time& duration) const {
+    std::vector<std::pair<sc_time, sc_time>> pieces;  // start, length
+    sc_time t = at, left = duration;
+    for (size_t i = first_ending_after(at); i < list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
+      if (list_[i].first > t) {
+        const sc_time piece = std::min(left, list_[i].first - t);
+        pieces.emplace_back(t, piece);
+        left -= piece;
+      }
+      if (list_[i].second > t) t = list_[i].second;
+    }
+    if (left > sc_core::SC_ZERO_TIME) pieces.emplace_back(t, left);
+    return pieces;
+  }
+  sc_time fill(const sc_time& at, const sc_time& d, std::vector<std::pair<sc_time, sc_time>>& log) {
+    if (at >= last_end_) {
+      reserve(at, d, log);
+      return at + d;
+    }
+    const auto pieces = plan(at, d);
+    for (const auto& p : pieces) reserve(p.first, p.second, log);
+    return pieces.empty() ? at : pieces.back().first + pieces.back().second;
+  }
+  sc_time fill_end(const sc_time& at, const sc_time& d) const {
+    if (at >= last_end_) return at + d;
+    const auto pieces = plan(at, d);
+    return pieces.empty() ? at : pieces.back().first + pieces.back().second;
+  }
+  sc_time first_conflict_end(const sc_time& start, const sc_time& end) const {
+    size_t i = first_ending_after(start);
+    return i < list_.size() && list_[i].first < end ? list_[i].second : start;
+  }
+  void retire(const sc_time& now) {
+    while (head_ < list_.size() && list_[head_].second <= now) ++head_;
+  }
+  const sc_time& busy() const { return busy_; }
+  const sc_time& busy_until() const { return last_end_; }
+
+ private:
+  size_t first_ending_after(const sc_time& t) const {
+    size_t i = head_;
+    while (i < list_.size() && list_[i].second <= t) ++i;
+    return i;
+  }
+  std::vector<std::pair<sc_time, sc_time>> list_;
+  size_t head_ = 0;
+  sc_time busy_, last_end_;
+};
+
+struct Log : ssdtlm::TimelineObserver {
+  std::vector<std::pair<sc_time, sc_time>> seen;
+  void reserved(const sc_time& s, const sc_time& e) override { seen.emplace_back(s, e); }
+};
+
+TEST(Timeline, AnswersAsTheReferenceCalendar) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto ps = [](uint64_t v) { return sc_time::from_value(v); };
+    ssdtlm::Timeline fast;
+    ReferenceTimeline ref;
+    Log fast_log;
+    std::vector<std::pair<sc_time, sc_time>> ref_log;
+    fast.observe(&fast_log);
+    uint64_t now = 0;
+    const uint64_t span = 50 + seed * 20;  // how far ahead calls reach (longer: more intervals live)
+    for (int step = 0; step < 20000; ++step) {
+      const uint64_t r = rng() % 100;
+      const sc_time at = ps(now + rng() % span);
+      const sc_time d = ps(rng() % 7 == 0 ? 0 : 1 + rng() % 12);
+      if (r < 5) {
+        now += rng() % 8;
+        fast.retire(ps(now));
+        ref.retire(ps(now));
+      } else if (r < 35) {
+        ASSERT_EQ(fast.book(at, d), ref.book(at, d, ref_log)) << "seed " << seed << " step " << step;
+      } else if (r < 65) {
+        ASSERT_EQ(fast.fill(at, d), ref.fill(at, d, ref_log)) << "seed " << seed << " step " << step;
+      } else if (r < 75) {
+        ASSERT_EQ(fast.fill_end(at, d), ref.fill_end(at, d)) << "seed " << seed << " step " << step;
+      } else if (r < 85) {
+        ASSERT_EQ(fast.find(at, d), ref.find(at, d)) << "seed " << seed << " step " << step;
+      } else if (r < 92) {
+        ASSERT_EQ(fast.first_conflict_end(at, at + d), ref.first_conflict_end(at, at + d))
+            << "seed " << seed << " step " << step;
+      } else if (r < 96) {  // reserve where it is free, as the NAND channel does
+        const sc_time s = ref.find(at, d);
+        ASSERT_EQ(fast.first_conflict_end(s, s + d), s);
+        fast.reserve(s, d);
+        ref.reserve(s, d, ref_log);
+      } else {  // the same with positions: a die's span and its transfer on a bus
+        ssdtlm::Timeline::Position pos;
+        const sc_time s = fast.find(at, d + d, pos);
+        ASSERT_EQ(s, ref.find(at, d + d)) << "seed " << seed << " step " << step;
+        const sc_time longer = s + d + d + ps(rng() % 3);  // the bus may stretch it into a booking
+        ASSERT_EQ(fast.first_conflict_end(s, longer, pos), ref.first_conflict_end(s, longer));
+        if (fast.first_conflict_end(s, longer, pos) == s) {
+          fast.reserve(s, longer - s, pos);
+          ref.reserve(s, longer - s, ref_log);
+        } else {
+          ASSERT_EQ(fast.fill_end(s, d, pos), ref.fill_end(s, d));
+          ASSERT_EQ(fast.fill(s, d, pos), ref.fill(s, d, ref_log));
+        }
+      }
+      ASSERT_EQ(fast.busy(), ref.busy());
+      ASSERT_EQ(fast.busy_until(), ref.busy_until());
+    }
+    EXPECT_EQ(fast_log.seen, ref_log) << "seed " << seed;
+    // Zero-length finds see how touching reservations are stored.
+    for (uint64_t t = now; t < now + span + 20; ++t) ASSERT_EQ(fast.find(ps(t), ps(0)), ref.find(ps(t), ps(0)));
+  }
+}
+
+}  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/sim/log.h"
+#include "model/sim/sanitizer_stack.h"
 #include "model/sim/random.h"
 
 namespace ssd {
@@ -87,6 +88,7 @@ void Controller::background() {
   // With ftl.idle_dies = N, N such loops run, each telling the FTL which
   // dies the others' slices occupy (bg_busy_); one that finds no work sleeps
   // until the host's next command.
+  const ProcessStack stack;  // (sanitizer builds: a firmware error throws here)
   ftl::FtlWork work;
   std::vector<sc_time> done;
   std::vector<uint32_t> mine;  // the dies of this loop's slice (idle_dies > 1)
@@ -97,6 +99,7 @@ void Controller::background() {
       sc_core::wait(quiet_at - now, host_event_);
       continue;
     }
+    stack.resync();  // resumed: the FTL's work may throw
     work.clear();
     if (!bg_busy_.empty()) work.busy_dies = &bg_busy_;
     if (!ftl_->background(work)) {
@@ -136,6 +139,7 @@ void Controller::background() {
       siblings_end = std::max(siblings_end, done[i]);
       if (i + 1 < work.ops.size() && work.ops[i + 1].sibling) continue;
       sc_core::wait(siblings_end - sc_core::sc_time_stamp());
+      stack.resync();
       siblings_end = sc_core::SC_ZERO_TIME;
     }
     if (!bg_busy_.empty())

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/host/content_shadow.h"
+#include "model/sim/sanitizer_stack.h"
 
 namespace ssd {
 
@@ -51,6 +52,7 @@ void Host::stop(StopReason why) {
 }
 
 void Host::slot(uint32_t stream) {
+  const ProcessStack stack;  // (sanitizer builds: the content check and firmware errors throw here)
   tlm::tlm_generic_payload trans;
   HostCommand cmd;
   trans.set_extension(&cmd);
@@ -64,7 +66,7 @@ void Host::slot(uint32_t stream) {
   HostRequest req;
   TagWaiter me;  // this slot's place in the host queue
   try {
-    while (serve(stream, trans, cmd, req, me)) {
+    while (serve(stream, trans, cmd, req, me, stack)) {
     }
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // the kernel killing this thread: let it
@@ -75,7 +77,7 @@ void Host::slot(uint32_t stream) {
 }
 
 bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req,
-                 TagWaiter& me) {
+                 TagWaiter& me, const ProcessStack& stack) {
   while (flushing_) sc_core::wait(flush_done_);
   sc_time now = sc_core::sc_time_stamp();
   const sc_time runtime = streams_[stream].runtime;
@@ -131,6 +133,7 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   trans.set_data_length(static_cast<unsigned>(std::min<uint64_t>(req.bytes, UINT32_MAX)));
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time delay = sc_core::SC_ZERO_TIME;
+  stack.resync();  // the drive and the content check may throw; nothing waits until after the check
   socket->b_transport(trans, delay);
   // The drive applied the command when it accepted it: the shadow follows
   // at once, before any later command can be issued.

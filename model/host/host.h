@@ -39,6 +39,8 @@
 
 namespace ssd {
 
+class ProcessStack;
+
 class ContentShadow;
 
 struct OpStats {
@@ -90,7 +92,7 @@ class Host : public sc_core::sc_module {
   void slot(uint32_t stream);
   // One command through the drive; returns false when the slot should stop.
   bool serve(uint32_t stream, tlm::tlm_generic_payload& trans, ssdtlm::HostCommand& cmd, HostRequest& req,
-             TagWaiter& me);
+             TagWaiter& me, const ProcessStack& stack);
   // Wait for `cost` of the host CPU from now (nothing when zero).
   void host_cpu(const sc_time& cost);
   void stop(StopReason why);

@@ -314,21 +314,27 @@ TEST(BlockFtl, BufferBeyondBlockOrZeroIsRefusedNamingTheOption) {
   }
 }
 
+// Writes logical block 1 of a stripe-2 drive in order. It is in die group 1
+// of 2: dies 2 and 3, on channels 0 and 1. With `unit` pages per die at a
+// time (2: two-plane pairs), its page i is on die 2 + (i / unit) % 2, at
+// page i / (2 unit) x unit + i % unit of that die's block; the two blocks
+// have the same index.
+void expect_stripe_layout(ftl::Ftl& f, const FlashGeometry& g, uint32_t unit) {
+  ftl::FtlWork w;
+  f.begin_command({ftl::HostRun::Op::Write, 64, 64, false});
+  for (uint32_t l = 64; l < 128; ++l) f.write(Lpn(l), l, w);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const Ppn p = f.lookup(Lpn(64 + i));
+    EXPECT_EQ(g.die_of(p).v, 2 + (i / unit) % 2) << i;
+    EXPECT_EQ(g.page_in_block(p), i / (2 * unit) * unit + i % unit) << i;
+    EXPECT_EQ(g.block_of(p).v % g.blocks_per_die(), g.block_of(f.lookup(Lpn(64))).v % g.blocks_per_die());
+  }
+}
+
 TEST(BlockFtl, StripedLogicalBlockPutsPageIOnDieIModStripe) {
   FlashMedia media(geometry(), true);
   auto f = make(media, 4, 2);
-  const FlashGeometry& g = media.geometry();
-  ftl::FtlWork w;
-  // Logical block 1 (64 pages) is in die group 1 of 2: dies 2 and 3, on
-  // channels 0 and 1; its page i is page i / 2 of the block on die 2 + i % 2.
-  f->begin_command({ftl::HostRun::Op::Write, 64, 64, false});
-  for (uint32_t l = 64; l < 128; ++l) f->write(Lpn(l), l, w);
-  for (uint32_t i = 0; i < 64; ++i) {
-    const Ppn p = f->lookup(Lpn(64 + i));
-    EXPECT_EQ(g.die_of(p).v, 2 + i % 2) << i;
-    EXPECT_EQ(g.page_in_block(p), i / 2) << i;
-    EXPECT_EQ(g.block_of(p).v % g.blocks_per_die(), g.block_of(f->lookup(Lpn(64))).v % g.blocks_per_die());
-  }
+  expect_stripe_layout(*f, media.geometry(), 1);
   EXPECT_EQ(f->map_bytes(), (6553u + 63u) / 64u * 4u);  // one entry per logical block
   f->check_consistency();
 }
@@ -336,21 +342,11 @@ TEST(BlockFtl, StripedLogicalBlockPutsPageIOnDieIModStripe) {
 TEST(BlockFtl, WithTwoPlanesAStripeUnitIsAPairOfPages) {
   FlashMedia media(geometry(), true);
   auto f = make(media, 4, 2, 2);
-  const FlashGeometry& g = media.geometry();
-  ftl::FtlWork w;
-  // Logical block 1 on dies 2 and 3: its pages 4k, 4k + 1 on die 2 and
-  // 4k + 2, 4k + 3 on die 3, each pair at pages 2k, 2k + 1 of the block.
-  f->begin_command({ftl::HostRun::Op::Write, 64, 64, false});
-  for (uint32_t l = 64; l < 128; ++l) f->write(Lpn(l), l, w);
-  for (uint32_t i = 0; i < 64; ++i) {
-    const Ppn p = f->lookup(Lpn(64 + i));
-    EXPECT_EQ(g.die_of(p).v, 2 + (i / 2) % 2) << i;
-    EXPECT_EQ(g.page_in_block(p), i / 4 * 2 + i % 2) << i;
-  }
+  expect_stripe_layout(*f, media.geometry(), 2);
   // A flush of four pages: two programs on each die, each pair chained to
   // what came before it on its die (nothing), not to its partner.
+  ftl::FtlWork w;
   f->begin_command({ftl::HostRun::Op::Write, 128, 4, false});
-  w.clear();
   for (uint32_t l = 128; l < 132; ++l) f->write(Lpn(l), l, w);
   ASSERT_EQ(w.ops.size(), 4u);
   for (const FlashOp& op : w.ops) EXPECT_EQ(op.after, -1);

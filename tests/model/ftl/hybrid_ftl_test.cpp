@@ -380,37 +380,13 @@ using Timed = ssdtest::TimedRequests;  // requests at fixed arrival times (open 
 
 TEST(HybridTiming, WriteThatForcesAFullMergeWaitsForItsCopiesAndErases) {
   // One die, 4 pages per block (64 blocks, 25% spare: 13 spare, 4 logs).
-  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--nand.pages_per_block=4",
-                                    "--precondition=none", "--ftl.name=bast", "--cpu.cycles.gc_page=300",
-                                    "--cpu.cycles.gc_victim=500"}));
-  Simulation sim(opts.config());
   // LPNs 0..3 (in order), then 1, 0, 2, 3: the write of 1 switches the
   // first log into data block A (no flash op); the log B then holds 1, 0,
-  // 2, 3, out of order. The last write (0) finds B full: full merge. Each
-  // write arrives 20 ms after the previous, on an idle drive.
-  const std::vector<uint64_t> lpns{0, 1, 2, 3, 1, 0, 2, 3, 0};
-  Timed src(writes_apart(lpns, 20e9));
-  sim.run(&src, 1);
-  const auto r = sim.report();
-  // The merging write: lookup and update, a victim (500 cycles) and 4 page
-  // copies (300 each); map traffic: block map read, log map write, block
-  // map update (3 entries); 11 ops to issue (4 reads, 4 programs, 2
-  // erases, the host program). On the one die: each copy is tR + the page
-  // out over the bus, then the page back in + tPROG; then the erases of A
-  // and B (barriers), then the host page into a fresh log block.
-  const uint64_t tErase = 2000000 * kNs, x = ps_xfer(4096, kChannel);
-  const uint64_t merge = kWriteFront + kLookup + kUpdate + ps_cycles(500 + 4 * 300, kClock) + dram(12) + 11 * kFlashOp +
-                         4 * (kTr + x + x + kTprog) + 2 * tErase + kHostProgram + kComplete;
-  EXPECT_EQ(r["write"]["total_ios"], 9);
-  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite4k / kNs);
-  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), merge / kNs);
-  const auto& s = r["device"]["ftl"]["stats"];
-  EXPECT_EQ(s["full_merges"]["value"], 1.0);
-  EXPECT_EQ(s["switch_merges"]["value"], 1.0);
-  EXPECT_EQ(s["merge_pages_copied"]["value"], 4.0);
-  EXPECT_EQ(r["device"]["channels"][0]["gc_reads"], 4);
-  EXPECT_EQ(r["device"]["channels"][0]["gc_programs"], 4);
-  EXPECT_EQ(r["device"]["channels"][0]["gc_erases"], 2);
+  // 2, 3, out of order. The last write (0) finds B full: full merge, 4
+  // copies and 11 ops to issue (4 reads, 4 programs, 2 erases, the host
+  // program), the erases of A and B barriers, then the host page into a
+  // fresh log block.
+  expect_full_merge_timing(1, {0, 1, 2, 3, 1, 0, 2, 3, 0});
 }
 
 

@@ -136,43 +136,15 @@ TEST(HybridStripe, AStripeThatDoesNotDivideTheDiesIsRefused) {
 
 // --- exact timing on an idle drive (one simulation) ---
 
-using namespace ssdtest;
-using Timed = ssdtest::TimedRequests;
-
 TEST(HybridTiming, AStripedFullMergeCopiesAndErasesOnItsDiesAtOnce) {
   // The full merge above with ftl.hybrid.stripe=2 on 2 channels x 1 die:
   // logical block 0 is LPNs 0-7, page k on die k % 2. LPNs 0..7 fill log A
   // in order (switched into the data block by the next write); log B then
   // gets 2, 3, 0, 1, 6, 7, 4, 5 (each on the die of its LPN's parity), and
-  // writing 0 again merges B: 8 copies, 4 on each die, side by side; the
-  // erases of A's and B's block sets (two dies each: one tBERS per set,
-  // the second die's a sibling); then the host page, on die 0.
-  const Options opts = parse(drive({"--nand.channels=2", "--nand.dies_per_channel=1", "--nand.pages_per_block=4",
-                                    "--precondition=none", "--ftl.name=bast", "--ftl.hybrid.stripe=2",
-                                    "--cpu.cycles.gc_page=300", "--cpu.cycles.gc_victim=500"}));
-  Simulation sim(opts.config());
-  const std::vector<uint64_t> lpns{0, 1, 2, 3, 4, 5, 6, 7, 2, 3, 0, 1, 6, 7, 4, 5, 0};
-  Timed src(writes_apart(lpns, 20e9));
-  sim.run(&src, 1);
-  const auto r = sim.report();
-  // 8 copies (300 cycles each), 21 ops to issue (8 reads, 8 programs, 4
-  // erases, the host program); each die's 4 copies in turn, the dies on
-  // their own channels at once; the two sets' erases one after the other.
-  const uint64_t tErase = 2000000 * kNs, x = ps_xfer(4096, kChannel);
-  const uint64_t merge = kWriteFront + kLookup + kUpdate + ps_cycles(500 + 8 * 300, kClock) + dram(12) + 21 * kFlashOp +
-                         4 * (kTr + x + x + kTprog) + 2 * tErase + kHostProgram + kComplete;
-  EXPECT_EQ(r["write"]["total_ios"], 17);
-  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), kWrite4k / kNs);
-  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), merge / kNs);
-  const auto& s = r["device"]["ftl"]["stats"];
-  EXPECT_EQ(s["full_merges"]["value"], 1.0);
-  EXPECT_EQ(s["switch_merges"]["value"], 1.0);
-  EXPECT_EQ(s["merge_pages_copied"]["value"], 8.0);
-  for (int c = 0; c < 2; ++c) {
-    EXPECT_EQ(r["device"]["channels"][c]["gc_reads"], 4) << c;
-    EXPECT_EQ(r["device"]["channels"][c]["gc_programs"], 4) << c;
-    EXPECT_EQ(r["device"]["channels"][c]["gc_erases"], 2) << c;
-  }
+  // writing 0 again merges B: 8 copies, 4 on each die, side by side; 21 ops
+  // to issue; the erases of A's and B's block sets (two dies each: one
+  // tBERS per set, the second die's a sibling); then the host page, on die 0.
+  expect_full_merge_timing(2, {0, 1, 2, 3, 4, 5, 6, 7, 2, 3, 0, 1, 6, 7, 4, 5, 0});
 }
 
 }  // namespace

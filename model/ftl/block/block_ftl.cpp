@@ -20,8 +20,9 @@ FtlRegistration registration(
       "controller has only tens of KiB of SRAM for buffers and tables; the JMF602B doubled it (try 8)"},
      {"ftl.block.stripe", "1", "count",
       "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
-      "order; with nand.multiplane and P planes, P-page units: page i on die i / P % stripe); a logical block is stripe x pages_per_block pages, its RMW and a sequential stream run on that "
-      "many dies at once. 1 = a logical block on one die (L % dies); must divide the number of dies"}});
+      "order; with nand.multiplane and P planes, P-page units: page i on die i / P % stripe); a logical block "
+      "is stripe x pages_per_block pages, its RMW and a sequential stream run on that many dies at once. 1 = a "
+      "logical block on one die (L % dies); must divide the number of dies"}});
 // An option value as the user wrote it (counts are whole numbers).
 std::string number(double v) {
   char buf[32];

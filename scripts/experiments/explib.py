@@ -128,19 +128,29 @@ class Runner:
         return (r, ts) if timeseries else r
 
     def run_all(self, jobs):
-        """jobs: [(key, path, argv[, timeseries])] -> {key: result}, two at a time."""
+        """jobs: [(key, path, argv[, timeseries])] -> {key: result}, two at a time.
+
+        Jobs that are the same run (the same cached report) run once: two at
+        once would also race on the report's temporary file."""
+        runs = {}  # the run's cache file -> (path, argv, timeseries), [job keys]
+        for j in jobs:
+            timeseries = bool(j[3]) if len(j) > 3 else False
+            base = self._key(j[1], j[2] + (["ts"] if timeseries else []))
+            runs.setdefault(base, ((j[1], j[2], timeseries), []))[1].append(j[0])
         results, done = {}, 0
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
-            futures = {pool.submit(self.run_one, j[1], j[2], *(j[3:] or [False])): j[0] for j in jobs}
+            futures = {pool.submit(self.run_one, *run): keys for run, keys in runs.values()}
             for fut in concurrent.futures.as_completed(futures):
                 try:
-                    results[futures[fut]] = fut.result()
+                    result = fut.result()
                 except RunFailed as e:  # the first failure only: one line
                     pool.shutdown(wait=False, cancel_futures=True)
                     print(file=sys.stderr)
                     fail(e.code, e.msg)
+                for key in futures[fut]:
+                    results[key] = result
                 done += 1
-                print(f"\r{done}/{len(jobs)} runs", end="", file=sys.stderr, flush=True)
+                print(f"\r{done}/{len(runs)} runs", end="", file=sys.stderr, flush=True)
         print(file=sys.stderr)
         return results
 

@@ -61,12 +61,22 @@ void Timeline::reserve(const sc_time& start, const sc_time& duration, const Posi
 
 size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& end) {
   if (end > last_end_) last_end_ = end;
+  // An entry comes or goes in the middle: the shorter side of the live
+  // range moves, the earlier one into (or out of) the dead slots before
+  // head_ (most reservations land near now or near the end).
+  const auto front = busy_list_.begin() + ptrdiff_t(head_), at = busy_list_.begin() + ptrdiff_t(i);
+  const bool front_shorter = i - head_ < busy_list_.size() - i;
   // Merge with a neighbour that touches, so back-to-back work stays one entry.
   if (i > head_ && busy_list_[i - 1].end == start) {
     busy_list_[i - 1].end = end;
-    if (i < busy_list_.size() && busy_list_[i].start == end) {
-      busy_list_[i - 1].end = busy_list_[i].end;
-      busy_list_.erase(busy_list_.begin() + ptrdiff_t(i));
+    if (i < busy_list_.size() && busy_list_[i].start == end) {  // the gap is filled: one entry of three
+      busy_list_[i].start = busy_list_[i - 1].start;
+      if (front_shorter) {
+        std::move_backward(front, at - 1, at);
+        ++head_;
+        return i;
+      }
+      busy_list_.erase(at - 1);
     }
     return i - 1;
   }
@@ -74,7 +84,13 @@ size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& e
     busy_list_[i].start = start;
     return i;
   }
-  busy_list_.insert(busy_list_.begin() + ptrdiff_t(i), Interval{start, end});
+  if (front_shorter && head_ > 0) {
+    std::move(front, at, front - 1);
+    --head_;
+    busy_list_[i - 1] = Interval{start, end};
+    return i - 1;
+  }
+  busy_list_.insert(at, Interval{start, end});
   return i;
 }
 

@@ -158,7 +158,7 @@ class RateTimes {
 
  private:
   struct Entry {
-    uint64_t n = UINT64_MAX;  // none yet
+    uint64_t n = 0;  // (a valid entry: 0 units take no time)
     sc_time time;
   };
   double rate_;

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cassert>
 
-// Cost: every access to a resource goes through here (about 35 calls per
-// simulated random read), so the searches are written for speed: one
-// binary search per call (book() reserves where find() stopped, fill()
-// reserves as it walks), branch-free, and no scratch vectors.
+// Cost: every access to a resource goes through here (a few dozen calls per
+// simulated random read, about a third of its instructions), so it is
+// written for speed: one binary search per operation (book() reserves where
+// find() stopped, fill() reserves as it walks, a Position carries a search
+// over to the next call), branch-free, no scratch vectors, and the common
+// merges inline. tests/model/timeline_test.cpp holds it to the plain first
+// implementation, answer for answer.
 
 namespace ssdtlm {
 

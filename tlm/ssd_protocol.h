@@ -109,6 +109,10 @@ struct DramAccess : tlm::tlm_extension<DramAccess> {
 constexpr uint64_t kDataFisBytes = 8192;
 
 // ---- shared timing helpers
+// The current simulated time, as sc_time_stamp() gives it, read inline: the
+// library's function is a call through the PLT, made a dozen times per IO.
+inline const sc_time& sim_time() { return sc_core::sc_get_curr_simcontext()->time_stamp(); }
+
 // sc_time(s, SC_SEC), bit for bit, without the kernel's per-call work: its
 // constructor looks up the simulation context and the time resolution on
 // every call, about a tenth of a random-read run's wall time when every
@@ -145,18 +149,21 @@ class RateTimes {
  public:
   explicit RateTimes(double units_per_second) : rate_(units_per_second) {}
   sc_time operator()(uint64_t n) {
-    Entry& e = memo_[size_t((n * 0x9E3779B97F4A7C15ull) >> 60)];
+    // (Mixed so that powers of two, most sizes, land apart.)
+    uint64_t h = n * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 32;
+    Entry& e = memo_[size_t(h % memo_.size())];
     if (e.n != n) e = Entry{n, seconds(static_cast<double>(n) / rate_)};
     return e.time;
   }
 
  private:
   struct Entry {
-    uint64_t n = UINT64_MAX;  // none yet
+    uint64_t n = 0;  // (a valid entry: 0 units take no time)
     sc_time time;
   };
   double rate_;
-  std::array<Entry, 16> memo_{};
+  std::array<Entry, 32> memo_{};
 };
 
 }  // namespace ssdtlm

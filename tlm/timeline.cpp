@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cassert>
 
-// Cost: every access to a resource goes through here (about 35 calls per
-// simulated random read), so the searches are written for speed: one
-// binary search per call (book() reserves where find() stopped, fill()
-// reserves as it walks), branch-free, and no scratch vectors.
+// Cost: every access to a resource goes through here (a few dozen calls per
+// simulated random read, about a third of its instructions), so it is
+// written for speed: one binary search per operation (book() reserves where
+// find() stopped, fill() reserves as it walks, a Position carries a search
+// over to the next call), branch-free, no scratch vectors, and the common
+// merges inline. tests/model/timeline_test.cpp holds it to the plain first
+// implementation, answer for answer.
 
 namespace ssdtlm {
 
@@ -39,12 +42,16 @@ sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& 
 
 void Timeline::reserve(const sc_time& start, const sc_time& duration) {
   // (The position of `start`, searched only where reserve() needs it.)
-  reserve(start, duration, Position{start >= last_end_ ? busy_list_.size() : first_ending_after(start)});
+  reserve_at(start, duration, start >= last_end_ ? busy_list_.size() : first_ending_after(start));
 }
 
 void Timeline::reserve(const sc_time& start, const sc_time& duration, const Position& pos) {
+  reserve_at(start, duration, pos.index);
+}
+
+inline void Timeline::reserve_at(const sc_time& start, const sc_time& duration, size_t i) {
   if (duration == sc_core::SC_ZERO_TIME) return;
-  assert(start >= last_end_ || pos.index == first_ending_after(start));
+  assert(start >= last_end_ || i == first_ending_after(start));
   const sc_time end = start + duration;
   if (observer_) observer_->reserved(start, end);
   busy_ += duration;
@@ -56,50 +63,79 @@ void Timeline::reserve(const sc_time& start, const sc_time& duration, const Posi
       busy_list_.push_back(Interval{start, end});
     return;
   }
-  reserve_before(pos.index, start, end);
+  reserve_before(i, start, end);
 }
 
-size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& end) {
+inline size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& end) {
   if (end > last_end_) last_end_ = end;
+  Interval* const list = busy_list_.data();
   // Merge with a neighbour that touches, so back-to-back work stays one entry.
-  if (i > head_ && busy_list_[i - 1].end == start) {
-    busy_list_[i - 1].end = end;
-    if (i < busy_list_.size() && busy_list_[i].start == end) {
-      busy_list_[i - 1].end = busy_list_[i].end;
-      busy_list_.erase(busy_list_.begin() + ptrdiff_t(i));
-    }
+  if (i > head_ && list[i - 1].end == start) {
+    list[i - 1].end = end;
+    if (i < busy_list_.size() && list[i].start == end) return join(i);  // the gap is filled
     return i - 1;
   }
-  if (i < busy_list_.size() && busy_list_[i].start == end) {
-    busy_list_[i].start = start;
+  if (i < busy_list_.size() && list[i].start == end) {
+    list[i].start = start;
     return i;
   }
-  busy_list_.insert(busy_list_.begin() + ptrdiff_t(i), Interval{start, end});
+  return insert(i, Interval{start, end});
+}
+
+// An entry comes or goes in the middle: the shorter side of the live range
+// moves, the earlier one into (or out of) the dead slots before head_ (most
+// reservations land near now or near the end).
+
+size_t Timeline::join(size_t i) {
+  const auto front = busy_list_.begin() + ptrdiff_t(head_), at = busy_list_.begin() + ptrdiff_t(i);
+  busy_list_[i].start = busy_list_[i - 1].start;
+  if (i - head_ < busy_list_.size() - i) {
+    std::move_backward(front, at - 1, at);
+    ++head_;
+    return i;
+  }
+  busy_list_.erase(at - 1);
+  return i - 1;
+}
+
+size_t Timeline::insert(size_t i, const Interval& iv) {
+  const auto front = busy_list_.begin() + ptrdiff_t(head_), at = busy_list_.begin() + ptrdiff_t(i);
+  if (i - head_ < busy_list_.size() - i && head_ > 0) {
+    std::move(front, at, front - 1);
+    --head_;
+    busy_list_[i - 1] = iv;
+    return i - 1;
+  }
+  busy_list_.insert(at, iv);
   return i;
 }
 
 sc_time Timeline::book(const sc_time& at, const sc_time& duration) {
   Position pos;
   const sc_time s = find(at, duration, pos);
-  reserve(s, duration, pos);
+  reserve_at(s, duration, pos.index);
   return s;
 }
 
 sc_time Timeline::fill(const sc_time& at, const sc_time& duration) {
-  return fill(at, duration, Position{at >= last_end_ ? busy_list_.size() : first_ending_after(at)});
+  return fill_at(at, duration, at >= last_end_ ? busy_list_.size() : first_ending_after(at));
 }
 
 sc_time Timeline::fill(const sc_time& at, const sc_time& duration, const Position& pos) {
+  return fill_at(at, duration, pos.index);
+}
+
+inline sc_time Timeline::fill_at(const sc_time& at, const sc_time& duration, size_t first) {
   if (at >= last_end_) {  // nothing reserved from `at` on: one piece
-    reserve(at, duration, pos);
+    reserve_at(at, duration, first);
     return at + duration;
   }
-  assert(pos.index == first_ending_after(at));
+  assert(first == first_ending_after(at));
   // Each gap from `at` on takes what it can of the work, in order, until it
   // is all placed (the rest after the last reservation). A gap filled up
   // joins the intervals on either side; the walk goes on after them.
   sc_time t = at, left = duration, end = at;
-  for (size_t i = pos.index; i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
+  for (size_t i = first; i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
     if (busy_list_[i].start > t) {
       const sc_time piece = std::min(left, busy_list_[i].start - t);
       left -= piece;

@@ -98,10 +98,19 @@ class Timeline {
   // find() past the fast path; `next`: the index of the first interval after
   // the gap found (where reserve() would place it).
   sc_time find_from(const sc_time& at, const sc_time& duration, size_t& next) const;
+  // reserve() and fill() with `i` the position of `start` (`at`).
+  void reserve_at(const sc_time& start, const sc_time& duration, size_t i);
+  sc_time fill_at(const sc_time& at, const sc_time& duration, size_t i);
   // reserve() of [start, end) before the interval at index `i` (the first
   // live one ending after `start`), start < last_end_; returns the index of
   // the interval that now holds it.
   size_t reserve_before(size_t i, const sc_time& start, const sc_time& end);
+  // reserve_before()'s two moves: interval i - 1 (just extended to meet i)
+  // and i become one, or `iv` goes in before i; both return its index. The
+  // shorter side of the live range moves (the earlier one into or out of
+  // the dead slots before head_).
+  size_t join(size_t i);
+  size_t insert(size_t i, const Interval& iv);
   void retire_ended(const sc_time& now);
 
   // The live intervals are maximal: two reservations that touch are one

@@ -67,7 +67,7 @@ std::string Controller::dram_shortfall() const {
 void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   serve(trans, delay);
   // Background work waits for the host to be quiet from its last completion.
-  last_host_done_ = std::max(last_host_done_, sc_core::sc_time_stamp() + delay);
+  last_host_done_ = std::max(last_host_done_, ssdtlm::sim_time() + delay);
   if (cfg_.idle_after != sc_core::SC_ZERO_TIME) host_event_.notify();  // only the idle loop waits on it
 }
 
@@ -94,7 +94,7 @@ void Controller::background() {
   std::vector<uint32_t> mine;  // the dies of this loop's slice (idle_dies > 1)
   const FlashGeometry& g = cfg_.nand.geometry;
   for (;;) {
-    const sc_time now = sc_core::sc_time_stamp(), quiet_at = last_host_done_ + cfg_.idle_after;
+    const sc_time now = ssdtlm::sim_time(), quiet_at = last_host_done_ + cfg_.idle_after;
     if (now < quiet_at) {
       sc_core::wait(quiet_at - now, host_event_);
       continue;
@@ -126,7 +126,7 @@ void Controller::background() {
     sc_time all = t, barrier_from = t, siblings_end = sc_core::SC_ZERO_TIME;
     for (size_t i = 0; i < work.ops.size(); ++i) {
       const ftl::FlashOp& op = work.ops[i];
-      sc_time start = std::max(t, sc_core::sc_time_stamp());
+      sc_time start = std::max(t, ssdtlm::sim_time());
       if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
       if (op.barrier && !op.sibling) barrier_from = all;
       if (op.barrier) start = std::max(start, barrier_from);
@@ -138,7 +138,7 @@ void Controller::background() {
       // The op runs; then the next is issued (a sibling at once, beside it).
       siblings_end = std::max(siblings_end, done[i]);
       if (i + 1 < work.ops.size() && work.ops[i + 1].sibling) continue;
-      sc_core::wait(siblings_end - sc_core::sc_time_stamp());
+      sc_core::wait(siblings_end - ssdtlm::sim_time());
       stack.resync();
       siblings_end = sc_core::SC_ZERO_TIME;
     }
@@ -149,7 +149,7 @@ void Controller::background() {
 
 void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   const uint32_t page = cfg_.nand.host_page();
   sc_time t = cpu_.execute(now + delay, cfg_.cpu.decode_cycles);
   sc_time done = t;
@@ -228,7 +228,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
 sc_time Controller::read_page(uint32_t lpn, uint32_t bytes, const sc_time& at,
                               std::vector<ssdtlm::PageData>* content) {
   const uint32_t page = bytes;  // what crosses the bus and the DRAM port (host_bytes)
-  if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
+  if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, ssdtlm::sim_time()) : nullptr) {
     cache_.count_hit();
     if (content) content->push_back({lpn, hit->tag});
     return dram_access(page, cpu_.execute(at, cfg_.cpu.ftl.lookup));
@@ -270,7 +270,7 @@ void Controller::read_pages(HostCommand& cmd, uint64_t first, uint32_t n, const 
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t lpn = uint32_t(first + k), bytes = host_bytes(cmd, lpn);
     bounds[k] = uint32_t(batch_work_.ops.size());
-    if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, sc_core::sc_time_stamp()) : nullptr) {
+    if (const WriteCache::Entry* hit = cache_.enabled() ? cache_.holds(lpn, ssdtlm::sim_time()) : nullptr) {
       cache_.count_hit();
       if (content) content->push_back({lpn, hit->tag});
       ends[k] = dram_access(bytes, cpu_.execute(at, cfg_.cpu.ftl.lookup));
@@ -320,7 +320,7 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
   slots.clear();
   sc_time ack = staged;
   for (uint64_t l = first; l <= last; ++l) ack = std::max(ack, slots.emplace_back(cache_.admit(staged)));
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
   for (uint64_t l = first; l <= last;) {
     const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
@@ -419,7 +419,7 @@ sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at) {
 sc_time Controller::dram_access(uint32_t bytes, const sc_time& at) {
   if (cfg_.dram.size == 0) return at;  // DRAM-less: data and tables stay in controller SRAM
   dram_cmd_.bytes = bytes;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   sc_time delay = at - now;
   dram->b_transport(dram_trans_, delay);
   return now + delay;

@@ -13,7 +13,7 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
   if (cycles == 0) return at;
   cycles_ += cycles;
   const sc_time d = cycle_time_(cycles);
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   // Firmware tasks interleave on a core (an event loop between NAND and host
   // interrupts), so a task fills idle gaps in pieces; pick the core on which
   // it would start first (with one core, no choice to make).

@@ -148,7 +148,7 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : host_lpn_;
   flash_cmd_.suspendable = suspendable_ && op.kind != ftl::FlashOp::Kind::Read;
   flash_cmd_.host_read = host_reading_ && op.kind == ftl::FlashOp::Kind::Read && !op.gc;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
   for (const auto& [from, to] : flash_cmd_.resumed) resumed(die.v, from, to);

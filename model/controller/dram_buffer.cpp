@@ -11,7 +11,7 @@ DramBuffer::DramBuffer(sc_core::sc_module_name name, const DramConfig& cfg)
 
 void DramBuffer::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   const auto* access = trans.get_extension<ssdtlm::DramAccess>();
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   port_.retire(now);
   const sc_time xfer = transfer_time_(access->bytes);
   if (track_) track_->label(Activity::Dram, false, ssdtlm::PageData::kUnmapped, ActivityTrack::kNoPage, access->bytes);

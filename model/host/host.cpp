@@ -37,7 +37,7 @@ Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams,
 
 void Host::host_cpu(const sc_time& cost) {
   if (cost == sc_core::SC_ZERO_TIME) return;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   host_cpu_.retire(now);
   const sc_time start = host_cpu_.book(now, cost);
   sc_core::wait(start + cost - now);
@@ -79,7 +79,7 @@ void Host::slot(uint32_t stream) {
 bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req,
                  TagWaiter& me, const ProcessStack& stack) {
   while (flushing_) sc_core::wait(flush_done_);
-  sc_time now = sc_core::sc_time_stamp();
+  sc_time now = ssdtlm::sim_time();
   const sc_time runtime = streams_[stream].runtime;
   if (runtime != sc_core::SC_ZERO_TIME && now >= runtime) {
     stop(StopReason::Runtime);
@@ -112,7 +112,7 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
       tag = me.tag;
     }
   }
-  now = sc_core::sc_time_stamp();  // the command leaves the host queue
+  now = ssdtlm::sim_time();  // the command leaves the host queue
   host_cpu(hc_.cmd_overhead);
   // A fresh command, but its vectors keep their memory: assigning a new
   // HostCommand would free and reallocate them on every IO.
@@ -159,7 +159,7 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
     }
   }
   host_cpu(hc_.irq_overhead);
-  const sc_time done = sc_core::sc_time_stamp();
+  const sc_time done = ssdtlm::sim_time();
   if (!trans.is_response_ok()) ++errors_;
   if (done > last_completion_) last_completion_ = done;
   ++completed_;

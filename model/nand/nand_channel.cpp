@@ -19,7 +19,7 @@ NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
 
 void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   FlashCommand* cmd = trans.get_extension<FlashCommand>();
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   ssdtlm::Timeline& die = dies_.at(cmd->die);
   die.retire(now);
   bus_.retire(now);

@@ -41,7 +41,7 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
     return;
   }
   ++commands_;
-  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time now = ssdtlm::sim_time();
   link_.retire(now);
   const sc_time arrival = now + delay;
   constexpr uint64_t kNone = ssdtlm::PageData::kUnmapped;
@@ -62,11 +62,11 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   delay = t - now;
   controller->b_transport(trans, delay);
   // The delay comes back relative to the time of return (a disk waits inside).
-  t = sc_core::sc_time_stamp() + delay;
+  t = ssdtlm::sim_time() + delay;
 
   if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
   if (cmd.op == HostOp::Read) t = std::max(t, stream_read_data(cmd));
-  delay = t - sc_core::sc_time_stamp();
+  delay = t - ssdtlm::sim_time();
   if (rec_) rec_->end_command(cmd, arrival, t);
   if (store_ && trans.is_response_ok()) move_data(trans, cmd);
 }

@@ -73,8 +73,11 @@ json percent_map(const uint64_t* counts, size_t n, const char* const* names, uin
 }  // namespace
 
 void FioReport::Samples::add(uint64_t t_ns, uint64_t start_ns, uint64_t interval_ns, uint64_t amount) {
-  const uint64_t idx = (t_ns - start_ns) / interval_ns;
-  while (index < idx) done.push_back(current), current = 0, ++index;
+  // Most samples fall in the interval being counted: no division for them.
+  if (t_ns - start_ns >= (index + 1) * interval_ns) {
+    const uint64_t idx = (t_ns - start_ns) / interval_ns;
+    while (index < idx) done.push_back(current), current = 0, ++index;
+  }
   current += amount;
 }
 

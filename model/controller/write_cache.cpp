@@ -5,9 +5,9 @@
 namespace ssd {
 
 void WriteCache::release_until(const sc_time& t) {
-  while (!slots_.empty() && slots_.top().first <= t) {
-    auto [release, lpn] = slots_.top();
-    slots_.pop();
+  while (!slots_.empty() && slots_.begin()->first <= t) {
+    auto [release, lpn] = *slots_.begin();
+    slots_.erase(slots_.begin());
     auto it = resident_.find(lpn);
     if (it != resident_.end() && it->second.release == release) resident_.erase(it);
   }
@@ -18,32 +18,31 @@ sc_time WriteCache::admit(const sc_time& at) {
   ++held_;
   if (slots_.size() + held_ <= capacity_ || slots_.empty()) return at;
   // Full: wait for the earliest destage; its slot is ours.
-  const sc_time t = slots_.top().first;
+  const sc_time t = slots_.begin()->first;
   release_until(t);
   return std::max(at, t);
 }
 
 void WriteCache::insert(uint32_t lpn, const sc_time& release, uint64_t tag) {
   if (held_) --held_;
-  slots_.push({release, lpn});
+  slots_.insert({release, lpn});
   resident_[lpn] = {release, tag};
   drained_ = std::max(drained_, release);
 }
 
 void WriteCache::postpone(const sc_time& from, const sc_time& to, const std::function<bool(uint32_t)>& on_die) {
-  // Rare (a read suspending a destage) and the cache small: rebuild the queue.
-  std::vector<Slot> all;
-  all.reserve(slots_.size());
-  for (; !slots_.empty(); slots_.pop()) {
-    Slot s = slots_.top();
-    if (s.first == from && on_die(s.second)) {
-      auto it = resident_.find(s.second);
-      if (it != resident_.end() && it->second.release == from) it->second.release = to;
-      s.first = to;
+  std::vector<uint32_t> moved;
+  for (auto it = slots_.lower_bound({from, 0}); it != slots_.end() && it->first == from;) {
+    if (!on_die(it->second)) {
+      ++it;
+      continue;
     }
-    all.push_back(s);
+    auto r = resident_.find(it->second);
+    if (r != resident_.end() && r->second.release == from) r->second.release = to;
+    moved.push_back(it->second);
+    it = slots_.erase(it);
   }
-  for (const Slot& s : all) slots_.push(s);
+  for (uint32_t lpn : moved) slots_.insert({to, lpn});
   drained_ = std::max(drained_, to);
 }
 

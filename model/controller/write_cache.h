@@ -9,7 +9,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <queue>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -52,7 +52,11 @@ class WriteCache {
 
   using Slot = std::pair<sc_time, uint32_t>;  // release time, lpn
   uint64_t capacity_;
-  std::priority_queue<Slot, std::vector<Slot>, std::greater<Slot>> slots_;
+  // Ordered, not a heap (a page may hold two slots: a rewrite while its
+  // destage runs): postpone() finds the slots released at one time
+  // directly (a read storm under nand.suspend moves thousands of bookings,
+  // each a postpone).
+  std::multiset<Slot> slots_;
   std::unordered_map<uint32_t, Entry> resident_;  // lpn -> its newest copy
   uint64_t held_ = 0;  // admitted, not yet inserted
   sc_time drained_;

@@ -73,7 +73,7 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // Reads and what the controller did not mark suspendable are bookings
     // too: nobody can move them.
     const Booking b{start, end - after, end, sc_core::SC_ZERO_TIME,
-                    cmd->suspendable && cmd->kind != FlashOpKind::Read};
+                    cmd->suspendable && cmd->kind != FlashOpKind::Read, 0};
     booked.insert(std::upper_bound(booked.begin(), booked.end(), b,
                                    [](const Booking& x, const Booking& y) { return x.start < y.start; }),
                   b);
@@ -126,14 +126,34 @@ sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earl
 bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const sc_time& t_read, const sc_time& xfer,
                               const sc_time& booked_end, sc_time& end) {
   std::vector<Booking>& booked = booked_[cmd.die];
+  // absorb[j]: the longest move of booking j that the idle gaps behind it
+  // absorb before a booking nobody can move would have to move (unbounded
+  // if none). A read storm piles bookings up, so this is worked out once
+  // per read, not once per candidate (that was quadratic).
+  static const sc_time unbounded = sc_core::sc_max_time();
+  absorb_.resize(booked.size());
+  for (size_t j = booked.size(); j-- > 0;) {
+    if (!booked[j].suspendable || j + 1 == booked.size()) {
+      absorb_[j] = unbounded;
+      continue;
+    }
+    const sc_time gap = booked[j + 1].start - booked[j].end;
+    const sc_time& rest = absorb_[j + 1];
+    absorb_[j] = !booked[j + 1].suspendable ? gap : rest == unbounded ? rest : gap + rest;
+  }
   for (size_t i = 0; i < booked.size(); ++i) {
     Booking& b = booked[i];
     if (!b.suspendable || b.end <= earliest) continue;
+    if (cfg_.max_suspends != 0 && b.suspends == cfg_.max_suspends) continue;  // it must progress: wait
     // The array step must have begun (a program's data moves in first); a
     // read that suspended it already has the die until its data is out.
     const sc_time at = std::max({earliest, b.array_start, b.read_end});
     const sc_time start = at + cfg_.t_suspend;
     if (start >= b.end) continue;  // waiting for it is as quick
+    // The die is away for at least t_suspend + tR + the transfer: if even
+    // that cannot be absorbed, this one cannot be suspended. (Skipping it
+    // before the check below changes nothing: later candidates end later.)
+    if (cfg_.t_suspend + t_read + xfer > absorb_[i]) continue;
     end = xfer == sc_core::SC_ZERO_TIME ? start + t_read : bus_.fill_end(start + t_read, xfer);
     // Later candidates would end later still.
     if (end >= booked_end) return false;
@@ -141,14 +161,13 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
     // later; each booking behind it moves by what the gap before it does not
     // absorb. All that moves must be movable.
     const sc_time away = end - at;
+    if (away > absorb_[i]) continue;
     sc_time carry = away;
     size_t last = i;
-    for (;; ++last) {
-      if (!booked[last].suspendable) break;
-      if (last + 1 == booked.size() || carry <= booked[last + 1].start - booked[last].end) break;
+    while (last + 1 < booked.size() && carry > booked[last + 1].start - booked[last].end) {
       carry -= booked[last + 1].start - booked[last].end;
+      ++last;
     }
-    if (!booked[last].suspendable) continue;
     if (bus_track_) {
       die_tracks_[cmd.die]->label(Activity::Read, false, cmd.lpn, cmd.ppn, cmd.bytes);
       bus_track_->label(Activity::Transfer, false, cmd.lpn, cmd.ppn, cmd.bytes);
@@ -169,6 +188,7 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
     }
     std::reverse(cmd.resumed.begin(), cmd.resumed.end());  // latest first: no moved end meets an older one
     b.read_end = end;
+    ++b.suspends;
     ++stats_.suspends;
     return true;
   }

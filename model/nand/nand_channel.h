@@ -33,7 +33,8 @@
 // suspend an operation that would move a booking nobody can postpone (a
 // read, whose end was answered; a GC read also feeds a program elsewhere;
 // TRIM's flash work; a plain TLM payload's write-through program): it
-// waits as before. A moved operation keeps
+// waits as before; so does a read whose operation was already suspended
+// nand.max_suspends times (0: no limit). A moved operation keeps
 // its place on the bus: a program behind the suspended one moves its data
 // in at the time first booked (the bus calendar cannot move a booking), so
 // other dies' transfers do not wait for it at its new time.
@@ -96,8 +97,10 @@ class NandChannel : public sc_core::sc_module {
   struct Booking {
     sc_time start, array_start, end, read_end;
     bool suspendable;
+    uint32_t suspends;  // reads that suspended it (nand.max_suspends)
   };
   std::vector<std::vector<Booking>> booked_;
+  std::vector<sc_time> absorb_;  // suspend_for's scratch
   Stats stats_;
   ActivityTrack* bus_track_ = nullptr;  // null unless traced
   std::vector<ActivityTrack*> die_tracks_;

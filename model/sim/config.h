@@ -51,6 +51,10 @@ struct NandConfig {
   // t_suspend, runs, and the program resumes (it ends that much later).
   bool suspend = false;
   sc_time t_suspend = sc_time(20, sc_core::SC_US);
+  // How many times one program or erase may be suspended (0: no limit).
+  // Firmware keeps such a limit so that a read stream cannot starve a
+  // program; past it, reads wait for the operation's end.
+  uint32_t max_suspends = 0;
   // Multi-plane operation (`nand.multiplane`): the firmware pairs the
   // planes of a die. The FTL and the flash media see one block per block
   // index spanning every plane (a multi-plane block of planes x pages, its

@@ -307,6 +307,8 @@ void Options::build() {
   c.nand.t_suspend = duration("nand.t_suspend");
   if (!c.nand.suspend && settings_.at("nand.t_suspend").origin != "default")
     throw error("nand.t_suspend", "needs nand.suspend=true");
+  c.nand.max_suspends = uint32_t(count("nand.max_suspends", 0, 1u << 20));
+  if (!c.nand.suspend && c.nand.max_suspends != 0) throw error("nand.max_suspends", "needs nand.suspend=true");
   if (c.nand.suspend)
     for (const char* k : {"nand.cache_program", "nand.cache_read"})
       if (flag(k)) throw error(k, "is not modelled together with nand.suspend (the cache register's own schedule)");

@@ -65,6 +65,13 @@ def targeted():
                                                    "--ftl.gc_threshold=1", "--precondition=used",
                                                    "--workload.rw=randwrite", "--workload.number_ios=3000",
                                                    drive=SMALL[:3])),
+        # D16: a read storm under nand.suspend, with and without a limit on suspends.
+        ("suspend read storm, write cache", _spec("--nand.suspend=true", "--dram.write_cache=64k",
+                                                  "--workload.rw=randrw", "--workload.bs=256k",
+                                                  "--workload.iodepth=16", "--workload.number_ios=400")),
+        ("suspend read storm, at most 2 per op", _spec("--nand.suspend=true", "--nand.max_suspends=2",
+                                                       "--workload.rw=randrw", "--workload.bs=256k",
+                                                       "--workload.iodepth=16", "--workload.number_ios=400")),
         # D7: utilisation stays <= 1 with the write cache.
         ("write cache, one IO", _spec("--dram.write_cache=25088B", "--workload.number_ios=1", drive=[])),
         ("write cache, randwrite", _spec("--dram.write_cache=1m", "--workload.rw=randwrite",

@@ -226,6 +226,8 @@ class Generator:
                 self._set(a, key, rng.choice(["true", "false"]))
         if rng.random() < 0.05:
             self._set(a, "nand.t_suspend", rng.choice(["0", "1us", "20us", "100us", "2ms"]))
+        if ("nand.suspend", "true") in a and rng.random() < 0.3:
+            self._set(a, "nand.max_suspends", rng.choice(["0", "1", "3", "50"]))
         return g
 
     def _ftl(self, a, g):

@@ -25,8 +25,9 @@ using ssdtlm::FlashOpKind;
 
 const sc_time kProg(900, SC_US), kRead(50, SC_US), kSuspend(30, SC_US);
 
-ssd::NandConfig one_die() {
+ssd::NandConfig one_die(uint32_t max_suspends = 0) {
   ssd::NandConfig c;
+  c.max_suspends = max_suspends;
   c.geometry.channels = 1;
   c.geometry.dies_per_channel = 1;
   c.t_prog = kProg, c.t_read = kRead;
@@ -37,10 +38,11 @@ ssd::NandConfig one_die() {
 // Runs `script` in a thread; flash commands go to one channel.
 struct Driver : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Driver> socket{"socket"};
-  ssd::NandChannel channel{"channel", one_die()};
+  ssd::NandChannel channel;
   std::function<void(Driver&)> script;
 
-  Driver(sc_core::sc_module_name name, std::function<void(Driver&)> s) : sc_module(name), script(std::move(s)) {
+  Driver(sc_core::sc_module_name name, std::function<void(Driver&)> s, uint32_t max_suspends = 0)
+      : sc_module(name), channel("channel", one_die(max_suspends)), script(std::move(s)) {
     socket.bind(channel.socket);
     sc_core::sc_spawn([this] { script(*this); });
   }
@@ -126,6 +128,40 @@ TEST(SuspendCalendar, AReadNeverMovesWhatCannotBePostponed) {
   EXPECT_EQ(c.read_end, b_end + kRead);
   EXPECT_EQ(c.probe_start, b_end + kRead);
   EXPECT_EQ(c.die_busy, 2 * kProg + kRead);
+}
+
+// Program A [0, 900 us], then three reads arriving together at 300 us;
+// returns their ends and the suspend count.
+std::pair<std::vector<sc_time>, uint64_t> three_reads(uint32_t max_suspends) {
+  std::vector<sc_time> ends;
+  Driver d(
+      "driver",
+      [&](Driver& self) {
+        self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, true);
+        sc_core::wait(us(300));
+        for (int i = 0; i < 3; ++i) ends.push_back(self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME));
+      },
+      max_suspends);
+  sc_core::sc_start();
+  return {ends, d.channel.stats().suspends};
+}
+
+TEST(SuspendCalendar, EachReadSuspendsTheProgramAgain) {
+  // Each read takes the die when the previous one's data is out: t_suspend
+  // and tR after it, the program ending that much later each time.
+  const sc_time away = kSuspend + kRead;
+  const auto [ends, suspends] = three_reads(0);
+  EXPECT_EQ(ends, (std::vector<sc_time>{us(300) + away, us(300) + 2 * away, us(300) + 3 * away}));
+  EXPECT_EQ(suspends, 3u);
+}
+
+TEST(SuspendCalendar, PastTheLimitAReadWaitsForTheProgram) {
+  // nand.max_suspends = 2: the third read waits for the program's end
+  // (moved twice), then tR.
+  const sc_time away = kSuspend + kRead;
+  const auto [ends, suspends] = three_reads(2);
+  EXPECT_EQ(ends, (std::vector<sc_time>{us(300) + away, us(300) + 2 * away, kProg + 2 * away + kRead}));
+  EXPECT_EQ(suspends, 2u);
 }
 
 }  // namespace

@@ -168,6 +168,7 @@ TEST(Suspend, OptionsThatWouldBeIgnoredOrCannotCombineAreRefused) {
     }
   };
   refused({"--nand.t_suspend=10us"}, "nand.t_suspend");  // without nand.suspend
+  refused({"--nand.max_suspends=4"}, "nand.max_suspends");
   refused({"--nand.suspend=true", "--nand.cache_program=true"}, "nand.cache_program");
   refused({"--nand.suspend=true", "--nand.cache_read=true"}, "nand.cache_read");
   refused({"--nand.suspend=true", "--powerfail.at=1ms"}, "powerfail.at");

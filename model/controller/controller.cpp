@@ -134,6 +134,9 @@ void Controller::background() {
       done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
       suspendable_ = false;
       all = std::max(all, done[i]);
+      // An idle-time flush of the FTL's buffer: a host write arriving
+      // meanwhile waits for its ops issued so far (the rest follow one by one).
+      if (work.drains_buffer) ftl_buffer_free_at_ = std::max(ftl_buffer_free_at_, done[i]);
       if (on_program_ && written[i].lpn != UINT32_MAX) on_program_(written[i].lpn, written[i].version, done[i]);
       // The op runs; then the next is issued (a sibling at once, beside it).
       siblings_end = std::max(siblings_end, done[i]);
@@ -358,7 +361,8 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, ui
   if (ftl_->stats().gc_runs != gc_before)
     log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
                 work_.ops.size());
-  return run_flash(work_, charge(work_, t));
+  const sc_time done = run_flash(work_, charge(work_, t));
+  return work_.into_buffer ? std::max(done, ftl_buffer_free_at_) : done;
 }
 
 void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n, const sc_time* at, uint64_t tag,
@@ -371,8 +375,10 @@ void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n,
   // alone), then the group's flash work as one list, so its pages on the
   // planes of a die run as multi-plane operations.
   batch_work_.ops.clear();
+  batch_work_.drains_buffer = false;
   batch_.clear();
   sc_time issue = at[0];
+  bool into_buffer[16];
   uint32_t bounds[17];  // page k's ops are [bounds[k], bounds[k + 1]) (planes_per_die <= 16)
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t lpn = uint32_t(first + k);
@@ -387,6 +393,8 @@ void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n,
     }
     work_.clear();
     ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
+    into_buffer[k] = work_.into_buffer;
+    batch_work_.drains_buffer = batch_work_.drains_buffer || work_.drains_buffer;
     if (on_program_ && !ftl_buffered_ && work_.record_ops &&
         std::none_of(work_.ops.begin(), work_.ops.end(),
                      [](const ftl::FlashOp& op) { return !op.gc && op.kind == ftl::FlashOp::Kind::Program; }))
@@ -404,7 +412,7 @@ void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n,
   bounds[n] = uint32_t(batch_work_.ops.size());
   run_flash(batch_work_, issue, &batch_);
   for (uint32_t k = 0; k < n; ++k) {
-    ends[k] = issue;
+    ends[k] = into_buffer[k] ? std::max(issue, ftl_buffer_free_at_) : issue;
     for (uint32_t j = bounds[k]; j < bounds[k + 1]; ++j) ends[k] = std::max(ends[k], done_[j]);
   }
 }

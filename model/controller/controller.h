@@ -165,6 +165,9 @@ class Controller : public sc_core::sc_module {
   // other planes, everything they wait for already `booked`), into `with`.
   void plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, const std::vector<char>& booked,
                       std::vector<size_t>& with) const;
+  // The head of barrier ops[i]: i, or for a sibling the nearest earlier
+  // barrier that is not one (what it waits for: the ops before the head).
+  static size_t head_of(const std::vector<ftl::FlashOp>& ops, size_t i);
   sc_time dram_access(uint32_t bytes, const sc_time& at);
   // CPU time for the FTL's cycles, then its mapping-table traffic in DRAM.
   sc_time charge(const ftl::FtlWork& work, const sc_time& at);
@@ -205,6 +208,7 @@ class Controller : public sc_core::sc_module {
   Batch batch_;
   std::function<void(uint64_t, uint64_t, const sc_time&)> on_program_;
   sc_time gc_free_at_ = sc_core::SC_ZERO_TIME;  // controller.serial_gc: when the last GC's ops end
+  sc_time ftl_buffer_free_at_ = sc_core::SC_ZERO_TIME;  // when the FTL's RAM buffer was last drained (FtlWork::into_buffer)
   ftl::FtlWork work_;      // reused: no allocation per page
   // Reused payloads: b_transport calls never wait, so one of each suffices.
   tlm::tlm_generic_payload flash_trans_, dram_trans_;

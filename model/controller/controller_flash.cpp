@@ -28,9 +28,9 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
     const ftl::FlashOp& op = work.ops[i];
     sc_time start = gc_free;
     if (op.after >= 0) start = std::max(start, done[size_t(op.after)]);
-    // A barrier's siblings wait for what it waits for: the ops before the first.
-    size_t first = i;
-    while (op.barrier && first > 0 && work.ops[first].sibling) --first;
+    // A barrier's siblings wait for what their head (the nearest earlier
+    // barrier that is not a sibling) waits for: the ops before the head.
+    const size_t first = op.barrier ? head_of(work.ops, i) : i;
     if (op.barrier && batch) {  // every earlier op of its own page
       start = std::max(start, issued);
       for (size_t j = batch->page_start[i]; j < first; ++j) start = std::max(start, done[j]);
@@ -93,7 +93,15 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
     if (batch) host_lpn_ = ssdtlm::PageData::kUnmapped;
   }
   if (merges) gc_free_at_ = all;
+  if (work.drains_buffer) ftl_buffer_free_at_ = std::max(ftl_buffer_free_at_, all);
   return all;
+}
+
+size_t Controller::head_of(const std::vector<ftl::FlashOp>& ops, size_t i) {
+  if (!ops[i].sibling) return i;
+  size_t h = i;
+  while (h > 0 && !(ops[h].barrier && !ops[h].sibling)) --h;
+  return h;
 }
 
 void Controller::plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, const std::vector<char>& booked,
@@ -111,7 +119,11 @@ void Controller::plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, 
   const size_t window = std::min(ops.size(), i + 1 + 2 * size_t(fgeo_.dies()) + 4 * planes);
   for (size_t k = i + 1; k < window && with.size() + 1 < planes; ++k) {
     const ftl::FlashOp& o = ops[k];
-    if (booked[k] || o.kind != op.kind || o.barrier || fgeo_.block_of(o.ppn) != fgeo_.block_of(op.ppn)) continue;
+    // (A barrier waits for every op before it, not all run yet; a sibling
+    // only for the ops before its head, all run if the head is not after op.)
+    if (booked[k] || o.kind != op.kind || (o.barrier && !(o.sibling && head_of(ops, k) <= i)) ||
+        fgeo_.block_of(o.ppn) != fgeo_.block_of(op.ppn))
+      continue;
     const uint32_t p = fgeo_.page_in_block(o.ppn);
     const uint32_t bit = 1u << cfg_.nand.plane_of_page(p);
     if (cfg_.nand.physical_page(p) != cfg_.nand.physical_page(page) || (used & bit)) continue;

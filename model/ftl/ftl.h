@@ -42,8 +42,10 @@ struct FlashOp {
   // or of every earlier op when `barrier` is set.
   int32_t after = -1;
   bool barrier = false;
-  // With `barrier`: wait for what the previous op (a barrier) waited for,
-  // not for it (a block set's erases, side by side on their dies).
+  // With `barrier`: wait for what its head, the nearest earlier barrier
+  // that is not a sibling, waited for (the ops before the head), not for the
+  // head or the ops since: a block set's erases side by side on their dies,
+  // or the first op on each die of a later block in a block-FTL flush.
   bool sibling = false;
 };
 
@@ -57,6 +59,12 @@ struct FtlWork {
   // controller SRAM), with no flash read: what that copy holds.
   bool buffered = false;
   PageContent buffer_content;
+  // A write whose page went into the FTL's own RAM buffer (no program of
+  // its own yet): its slot is free once the last flush of that buffer has
+  // ended, so the controller completes it no earlier. A flush (`drains_buffer`)
+  // empties the buffer: the controller notes when its flash work ends.
+  bool into_buffer = false;
+  bool drains_buffer = false;
   // Functional-only runs (preconditioning) have no timing: skip listing ops.
   bool record_ops = true;
   // background() only, when the firmware keeps several slices in flight
@@ -70,7 +78,7 @@ struct FtlWork {
     cpu_cycles = 0;
     map_reads = map_writes = 0;
     ops.clear();
-    buffered = false;
+    buffered = into_buffer = drains_buffer = false;
   }
   // What a read in this work returns: the buffered copy, else the page of
   // the last host (non-GC) read op (earlier reads may be the FTL's own, e.g.

@@ -18,6 +18,10 @@ FtlRegistration registration(
       "block FTL: controller SRAM write buffer, in pages (1..pages_per_block); it coalesces writes to one "
       "logical block before they reach flash. Default 4 (16 KiB of 4 KiB pages): a DRAM-less JMF602A-class "
       "controller has only tens of KiB of SRAM for buffers and tables; the JMF602B doubled it (try 8)"},
+     {"ftl.block.buffer_blocks", "1", "count",
+      "block FTL: logical blocks the write buffer may hold pages of at once (1..ftl.block.buffer); a write to "
+      "a further block, or one that fills the buffer, flushes it: every held block in turn, each block's merge "
+      "after the previous one's (so a buffer of N random pages stalls one write for N merges)"},
      {"ftl.block.stripe", "1", "count",
       "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
       "order; with nand.multiplane and P planes, P-page units: page i on die i / P % stripe); a logical block "
@@ -49,6 +53,14 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
                                                  std::to_string(lpb_) + ": stripe x pages_per_block) pages, not " +
                                                  number(buffer));
   buffer_pages_ = uint32_t(buffer);
+  // (Absent when the FTL is built without options: tests, plug-ins deriving from it.)
+  const auto given = p.options.number.find("ftl.block.buffer_blocks");
+  const double blocks = given == p.options.number.end() ? 1 : given->second;
+  if (blocks < 1 || blocks > buffer_pages_ || blocks != std::floor(blocks))
+    throw FtlConfigError("ftl.block.buffer_blocks", "the write buffer holds pages of 1 to ftl.block.buffer (" +
+                                                        std::to_string(buffer_pages_) + ") logical blocks, not " +
+                                                        number(blocks));
+  buffer_blocks_ = uint32_t(blocks);
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
   logical_blocks_ = uint32_t((user_pages_ + lpb_ - 1) / lpb_);
   // Group 0 holds the most logical blocks (L % groups); each needs its own
@@ -66,6 +78,7 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
     for (uint32_t k = 0; k < geo_.blocks_per_die(); ++k) free_[g].push_back(k);
   start_ops();
   buffer_.reserve(buffer_pages_);
+  held_.reserve(buffer_blocks_);
 }
 
 void BlockFtl::start_ops() {
@@ -89,10 +102,19 @@ void BlockFtl::begin_command(const HostRun& run) {
   if (run.op == HostRun::Op::Write) stream_ = run.continues || run.pages > buffer_pages_;
 }
 
-int BlockFtl::find_buffered(uint32_t offset) const {
+int BlockFtl::find_buffered(uint32_t lb, uint32_t offset) const {
   for (size_t i = 0; i < buffer_.size(); ++i)
-    if (buffer_[i].offset == offset) return int(i);
+    if (buffer_[i].offset == offset && buffer_[i].lb == lb) return int(i);
   return -1;
+}
+
+void BlockFtl::add(Emitter& e, FlashOp op) {
+  if (e.after_earlier && op.after < 0) {
+    op.barrier = true;
+    op.sibling = e.head_added;
+    e.head_added = true;
+  }
+  e.work.add(op);
 }
 
 Ppn BlockFtl::lookup(Lpn lpn) const {
@@ -106,8 +128,8 @@ void BlockFtl::read(Lpn lpn, FtlWork& work) {
   work.cpu_cycles += params_.cycles.lookup;
   work.map_reads += 1;
   const uint32_t lb = lpn.v / lpb_;
-  if (lb == buffer_lb_) {
-    const int i = find_buffered(lpn.v % lpb_);
+  if (holds(lb)) {
+    const int i = find_buffered(lb, lpn.v % lpb_);
     if (i >= 0) {  // the newest copy is in controller SRAM
       work.buffered = true;
       work.buffer_content = {lpn.v, buffer_[size_t(i)].version};
@@ -128,15 +150,18 @@ void BlockFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   work.map_reads += 1;
   ++stats_.host_pages_written;
   const uint32_t lb = lpn.v / lpb_, off = lpn.v % lpb_;
-  if (!buffer_.empty() && buffer_lb_ != lb) flush(work);
-  buffer_lb_ = lb;
-  const int i = find_buffered(off);
+  if (!holds(lb)) {
+    if (held_.size() == buffer_blocks_) flush(work);
+    held_.push_back(lb);
+  }
+  const int i = find_buffered(lb, off);
   if (i >= 0) {
     buffer_[size_t(i)].version = version;  // coalesced in SRAM: the older copy never reaches flash
     ++x_.buffer_overwrites;
   } else {
-    buffer_.push_back({off, version});
+    buffer_.push_back({off, lb, version});
   }
+  work.into_buffer = true;
   if (buffer_.size() == buffer_pages_) flush(work);
 }
 
@@ -144,10 +169,11 @@ void BlockFtl::trim(Lpn lpn, FtlWork& work) {
   work.cpu_cycles += params_.cycles.lookup + params_.cycles.map_update;
   work.map_reads += 1;
   const uint32_t lb = lpn.v / lpb_;
-  if (lb == buffer_lb_) {
-    const int i = find_buffered(lpn.v % lpb_);
+  if (holds(lb)) {
+    const int i = find_buffered(lb, lpn.v % lpb_);
     if (i >= 0) buffer_.erase(buffer_.begin() + i);
-    if (buffer_.empty()) buffer_lb_ = kNone;
+    if (std::none_of(buffer_.begin(), buffer_.end(), [&](const Buffered& b) { return b.lb == lb; }))
+      held_.erase(std::find(held_.begin(), held_.end(), lb));
   }
   if (state_[lpn.v] != PageState::Valid) return;
   work.map_writes += 1;
@@ -194,20 +220,35 @@ bool BlockFtl::background(FtlWork& work) {
 
 void BlockFtl::flush(FtlWork& work) {
   ++x_.buffer_flushes;
-  const uint32_t lb = buffer_lb_;
-  std::sort(buffer_.begin(), buffer_.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
-  const bool run = buffer_.back().offset - buffer_.front().offset + 1 == buffer_.size();  // one in-order run
-  const Logical& l = lb_[lb];
-  start_ops();
+  work.drains_buffer = true;
+  // Each held block's pages in offset order, the blocks in the order they came.
+  std::stable_sort(buffer_.begin(), buffer_.end(), [&](const Buffered& a, const Buffered& b) {
+    if (a.lb != b.lb)
+      return std::find(held_.begin(), held_.end(), a.lb) < std::find(held_.begin(), held_.end(), b.lb);
+    return a.offset < b.offset;
+  });
+  static thread_local std::vector<Buffered> pages;
   Emitter e{work};
-  if (run && buffer_.front().offset == l.wp)
-    append(lb, buffer_, e);
-  else if (run && stream_ && l.cur != kNone && l.old == kNone)
-    rewrite(lb, buffer_, e);
-  else
-    rmw(lb, buffer_, e);
+  for (size_t from = 0, k = 0; from < buffer_.size(); ++k) {
+    const uint32_t lb = buffer_[from].lb;
+    size_t to = from;
+    while (to < buffer_.size() && buffer_[to].lb == lb) ++to;
+    pages.assign(buffer_.begin() + std::ptrdiff_t(from), buffer_.begin() + std::ptrdiff_t(to));
+    from = to;
+    const bool run = pages.back().offset - pages.front().offset + 1 == pages.size();  // one in-order run
+    const Logical& l = lb_[lb];
+    start_ops();
+    e.after_earlier = k > 0;
+    e.head_added = false;
+    if (run && pages.front().offset == l.wp)
+      append(lb, pages, e);
+    else if (run && stream_ && l.cur != kNone && l.old == kNone)
+      rewrite(lb, pages, e);
+    else
+      rmw(lb, pages, e);
+  }
   buffer_.clear();
-  buffer_lb_ = kNone;
+  held_.clear();
 }
 
 void BlockFtl::append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e) {
@@ -306,7 +347,7 @@ void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffere
     const Ppn src = page(lb, offset < l.wp ? l.cur : l.old, offset);
     const uint32_t die = die_of(lb, offset);
     const int32_t read = int32_t(e.work.ops.size());
-    e.work.add({FlashOp::Kind::Read, src, true, unit_after(lb, offset)});
+    add(e, {FlashOp::Kind::Read, src, true, unit_after(lb, offset)});
     last_op_[die] = read;
     program(lb, target, offset, media_.read(src), true, read, e);
     e.work.cpu_cycles += params_.cycles.gc_page;
@@ -329,7 +370,7 @@ void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c
   // merge traffic before it on its die.
   const uint32_t die = die_of(lb, offset);
   const int32_t index = int32_t(e.work.ops.size());
-  e.work.add({FlashOp::Kind::Program, p, gc, after});
+  add(e, {FlashOp::Kind::Program, p, gc, after});
   last_op_[die] = index;
   ++stats_.flash_pages_written;
 }
@@ -342,7 +383,7 @@ void BlockFtl::erase(uint32_t group, uint32_t set, Emitter& e) {
     const BlockId b = geo_.block(DieId(die), set);
     media_.erase(b);
     const int32_t index = int32_t(e.work.ops.size());
-    e.work.add({FlashOp::Kind::Erase, geo_.first_page(b), true, last_op_[die]});
+    add(e, {FlashOp::Kind::Erase, geo_.first_page(b), true, last_op_[die]});
     last_op_[die] = index;
     unit_at_[die] = UINT64_MAX;  // what follows the erase waits for it
   }
@@ -452,9 +493,15 @@ void BlockFtl::check_consistency() const {
   if (dirty != dirty_count_) fail("dirty block count");
   for (uint64_t i = 0; i < owned.size(); ++i)
     if (!owned[i]) fail("block set " + std::to_string(i % bpd) + " of die group " + std::to_string(i / bpd) + " lost");
-  if (buffer_.size() >= buffer_pages_ || (buffer_.empty() != (buffer_lb_ == kNone))) fail("write buffer state");
+  if (buffer_.size() >= buffer_pages_ || held_.size() > buffer_blocks_ || buffer_.empty() != held_.empty())
+    fail("write buffer state");
+  for (size_t i = 0; i < held_.size(); ++i)
+    if (std::find(held_.begin(), held_.begin() + std::ptrdiff_t(i), held_[i]) != held_.begin() + std::ptrdiff_t(i) ||
+        std::none_of(buffer_.begin(), buffer_.end(), [&](const Buffered& b) { return b.lb == held_[i]; }))
+      fail("write buffer block " + std::to_string(i));
   for (size_t i = 0; i < buffer_.size(); ++i)
-    if (find_buffered(buffer_[i].offset) != int(i) || uint64_t(buffer_lb_) * lpb_ + buffer_[i].offset >= user_pages_)
+    if (find_buffered(buffer_[i].lb, buffer_[i].offset) != int(i) || !holds(buffer_[i].lb) ||
+        uint64_t(buffer_[i].lb) * lpb_ + buffer_[i].offset >= user_pages_)
       fail("write buffer entry " + std::to_string(i));
 }
 
@@ -471,12 +518,17 @@ bool BlockFtl::checkpoint(Checkpoint& c) {
   for (auto& f : free_) c.list<uint32_t>(f, geo_.blocks_per_die(), "a die group's free block sets");
   c.value(dirty_count_);
   c.list<Buffered>(buffer_, buffer_pages_, "buffered pages");
-  c.value(buffer_lb_);
+  c.list<uint32_t>(held_, buffer_blocks_, "buffered logical blocks");
   c.value(rewriting_);
   c.value(stream_);
   c.value(stats_);
   c.value(x_);
-  if (c.loading() && buffer_lb_ != kNone && buffer_lb_ >= logical_blocks_) c.fail("buffered logical block beyond the drive");
+  if (c.loading()) {
+    for (uint32_t lb : held_)
+      if (lb >= logical_blocks_) c.fail("buffered logical block beyond the drive");
+    for (const Buffered& b : buffer_)
+      if (!holds(b.lb) || b.offset >= lpb_) c.fail("buffered page outside the buffered logical blocks");
+  }
   if (c.loading() && rewriting_ != kNone && rewriting_ >= logical_blocks_) c.fail("logical block in rewrite beyond the drive");
   return true;
 }

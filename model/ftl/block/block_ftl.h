@@ -13,8 +13,16 @@
 // operations (the blocks are then multi-plane blocks of P x pages_per_block).
 //
 // Writes first land in a small SRAM write buffer (`ftl.block.buffer` pages)
-// that holds pages of one logical block; it is flushed when full or when a
-// write to another logical block arrives (and in idle time). A flush is:
+// that holds pages of up to `ftl.block.buffer_blocks` logical blocks (1 by
+// default); it is flushed when full or when a write to a further logical
+// block arrives (and in idle time). A flush drains every logical block it
+// holds, one after another in the order they came: a block's flash work
+// starts once the previous block's has ended (the ops with no predecessor
+// on their die wait for everything before, FlashOp::barrier/sibling), so a
+// buffer of N random pages is N merges back to back. A write into the
+// buffer completes no earlier than the last flush (FtlWork::into_buffer):
+// its slot is free only once the pages before it are on flash. For each
+// block a flush is:
 //  - an append: the pages are exactly the next pages of the logical block's
 //    open copy, in order: one program per page, nothing else;
 //  - a rewrite (sequential streams only, see begin_command): the pages are
@@ -79,7 +87,8 @@ class BlockFtl : public Ftl {
     uint32_t valid = 0;    // valid pages on flash (either copy)
   };
   struct Buffered {
-    uint32_t offset;
+    uint32_t offset;  // in its logical block
+    uint32_t lb;      // its logical block
     uint64_t version;
   };
   // The NAND ops of one flush, chained per die through last_op_ (each die's
@@ -87,7 +96,11 @@ class BlockFtl : public Ftl {
   // of a block in order; an erase after every read of its block).
   struct Emitter {
     FtlWork& work;
+    bool after_earlier = false;  // a later block of the flush: its first ops wait for the earlier blocks'
+    bool head_added = false;     // ... and the first of them has been added (the others are its siblings)
   };
+  // Add `op` to the flush (see Emitter).
+  void add(Emitter& e, FlashOp op);
 
   uint32_t group_of(uint32_t lb) const { return lb % groups_; }
   // (The stripe-of-one case skips the divisions: merges call these per page.)
@@ -110,7 +123,8 @@ class BlockFtl : public Ftl {
   // multi-plane operations (a copy's program still follows its own read).
   int32_t unit_after(uint32_t lb, uint32_t offset);
   void start_ops();  // a flush (or idle slice) begins: no op on any die yet
-  int find_buffered(uint32_t offset) const;
+  int find_buffered(uint32_t lb, uint32_t offset) const;
+  bool holds(uint32_t lb) const { return std::find(held_.begin(), held_.end(), lb) != held_.end(); }
   void flush(FtlWork& work);
   void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
   void rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
@@ -137,6 +151,7 @@ class BlockFtl : public Ftl {
   uint32_t lpb_;              // pages per logical block
   uint32_t logical_blocks_;
   uint32_t buffer_pages_;
+  uint32_t buffer_blocks_;  // logical blocks the buffer may hold at once
   std::vector<Logical> lb_;
   std::vector<PageState> state_;     // per LPN: where its flash data stands
   std::vector<std::deque<uint32_t>> free_;  // per die group: free block sets (block index in each die)
@@ -146,7 +161,7 @@ class BlockFtl : public Ftl {
   std::vector<uint64_t> unit_at_;    // per die: its current unit (a block's physical page), UINT64_MAX: none
   uint32_t dirty_count_ = 0;
   std::vector<Buffered> buffer_;
-  uint32_t buffer_lb_ = kNone;
+  std::vector<uint32_t> held_;       // the logical blocks in the buffer, in the order they came
   uint32_t rewriting_ = kNone;       // the logical block in rewrite
   bool stream_ = false;              // the current write command is part of a sequential stream
   FtlStats stats_;

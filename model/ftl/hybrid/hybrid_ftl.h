@@ -72,8 +72,9 @@ class HybridFtl : public Ftl {
   void check_consistency() const override;
   void reset_stats() override;
   bool checkpoint(Checkpoint& c) override;
-  // BAST: the state of long uniform random overwrites (the `steady` phase),
-  // written, but short; FAST has none (hybrid_ftl.cpp).
+  // The state of long uniform random overwrites (the `steady` phase),
+  // written, but short: a fill and a few rounds of the log blocks
+  // (hybrid_ftl.cpp).
   bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
   // Idle time (ftl.hybrid.idle_merge): one merge per slice, of the fullest
   // log block (the oldest among equals), until no log block is in use.

@@ -130,7 +130,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         secure_erase(shadow, to_host);
         if (!ftl_->steady_state(phase_seed(seed, random_phases++), tag))
           throw StateError("phase 'steady': ftl.name=" + cfg_.ftl_name +
-                           " has no steady-state model (page with greedy GC, block, bast and fast have)");
+                           " has no steady-state model (every built-in FTL has one; page and dftl with greedy GC)");
         break;
       case StatePhase::Kind::Trace:
         apply_trace(p, r, shadow, to_host != nullptr, command);

@@ -10,7 +10,7 @@ namespace ssd {
 namespace {
 
 constexpr char kMagic[] = "ssdsim drive state";
-constexpr uint32_t kFormat = 1;
+constexpr uint32_t kFormat = 2;  // 2: dftl's translation-page cursor
 
 // The walk shared by save and load, after the header.
 void body(Checkpoint& c, const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow) {

@@ -104,6 +104,14 @@ TEST(PluginCli, AnFtlWithoutCheckpointsCannotSaveAState) {
   expect_refused(r, {"'--save-state'", "ftl.name=circular"});
 }
 
+TEST(PluginCli, AnFtlWithoutASteadyStateModelCannotTakeTheSteadyPhase) {
+  // The example keeps the default Ftl::steady_state (none).
+  const auto r = run(kLoad + " --ftl.name=circular --nand.channels=2 --nand.dies_per_channel=1"
+                     " --nand.planes_per_die=1 --nand.blocks_per_plane=64 --nand.pages_per_block=32 --ftl.op=0.25"
+                     " --state steady --workload.number_ios=10");
+  expect_refused(r, {"'--state'", "ftl.name=circular", "no steady-state model"});
+}
+
 TEST(PluginCli, MissingFileIsRefused) {
   expect_refused(run("--ftl.plugin /nonexistent/libnothing.so --list-ftls"),
                  {"--ftl.plugin", "/nonexistent/libnothing.so: cannot load FTL plug-in", "No such file"});

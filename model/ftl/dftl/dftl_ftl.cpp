@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/sim/random.h"
+
 namespace ssd::ftl {
 
 namespace {
@@ -131,9 +133,21 @@ void DftlFtl::write_back(uint32_t t, FtlWork& work) {
   work.map_reads += merged;
   work.cpu_cycles += params_.cycles.map_update;
   bool after_gc = false;
-  const Ppn ppn = place(id, {id, ++tpage_version_}, work, after_gc);
+  const Ppn ppn = place_tpage(id, work, after_gc);
   ++map_.tpage_writes;
   work.add({FlashOp::Kind::Program, ppn, false, read_index, after_gc});
+}
+
+Ppn DftlFtl::place_tpage(uint32_t id, FtlWork& work, bool& after_gc) {
+  // The page FTL's placement with the translation pages' cursor, one page
+  // per die in turn; the host data's cursor and turn are put back after.
+  const uint32_t host_cursor = die_cursor_, host_turn = die_turn_;
+  const bool host_multi = multi_page_;
+  die_cursor_ = tpage_cursor_, die_turn_ = 0, multi_page_ = false;
+  const Ppn ppn = place(id, {id, ++tpage_version_}, work, after_gc);
+  tpage_cursor_ = die_cursor_;
+  die_cursor_ = host_cursor, die_turn_ = host_turn, multi_page_ = host_multi;
+  return ppn;
 }
 
 void DftlFtl::on_moved(uint32_t id) {
@@ -245,6 +259,32 @@ std::vector<FtlStat> DftlFtl::extra_stats() const {
       {"gc_translation_pages_moved", double(map_.gc_tpages_moved), "pages", "translation pages GC copied"},
   });
   return all;
+}
+
+bool DftlFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) {
+  // The data as the page FTL's greedy model lays it out (the translation
+  // pages, a thousandth of the pages, barely shift the valid counts), then
+  // every translation page written once: the cache is empty, every entry
+  // clean. Long random use leaves the cache full of dirty entries (host
+  // writes, and the pages GC moved: about 8 per host write at 7 % spare), so
+  // random writes warm it: two cache capacities (at most one user capacity),
+  // by which the cache has turned over many times.
+  PageFtl::steady_state(seed, version);
+  FtlWork w;
+  w.record_ops = false;
+  for (uint32_t t = 0; t < tpages_; ++t) {
+    const uint32_t first = t * per_tpage_, end = uint32_t(std::min<uint64_t>(first + per_tpage_, user_pages_));
+    for (uint32_t l = first; l < end; ++l) flags_[l] |= kDirty;  // all of it goes out
+    w.clear();
+    write_back(t, w);
+  }
+  Random rng(seed ^ 0x6466746c7761726dull);
+  for (uint64_t n = std::min<uint64_t>(2 * capacity_, user_pages_); n > 0; --n) {
+    const uint32_t l = uint32_t(rng.below(user_pages_));
+    w.clear();
+    write(Lpn(l), version(l), w);
+  }
+  return true;
 }
 
 void DftlFtl::check_consistency() const {

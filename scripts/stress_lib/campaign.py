@@ -19,6 +19,7 @@ class Tally:
         self.covered = {}
         self.slow = 0                           # runs over 2 s
         self.slowest = (0.0, "")
+        self.by_ftl = collections.defaultdict(collections.Counter)   # ftl.name -> ok/refused/failed
 
     def add(self, label, spec, out):
         self.runs += 1
@@ -27,6 +28,7 @@ class Tally:
         if out.seconds > self.slowest[0]:
             self.slowest = (out.seconds, label)
         self.kinds[out.kind] += 1
+        self.by_ftl[spec.get("ftl.name", "page")]["failed" if out.failed else out.kind] += 1
         if out.kind == "refused":
             self.refusals[out.key] += 1
         elif out.failed:
@@ -46,6 +48,10 @@ class Tally:
             by_kind[kind] += n
         if by_kind:
             print("   failures by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items())))
+        if self.by_ftl:
+            print("   by FTL: " + ", ".join(
+                f"{name} {sum(c.values())} ({c['ok']} ok, {c['refused']} refused, {c['failed']} failed)"
+                for name, c in sorted(self.by_ftl.items())))
         print(f"   runs over 2 s: {self.slow}; slowest {self.slowest[0]:.1f} s ({self.slowest[1]})")
         for key, n in self.refusals.most_common(5):
             print(f"   refused {n}x: {key}")

@@ -19,12 +19,13 @@ SMALL = [("nand.channels", "2"), ("nand.dies_per_channel", "2"), ("nand.planes_p
 SAMPLES = "traces/samples/"
 
 
-def _spec(*pairs, drive=SMALL):
+def _spec(*pairs, drive=SMALL, refused=""):
+    """refused: the option that makes the configuration invalid (the run must exit 2, one line)."""
     args = list(drive)
     for p in pairs:
         k, v = p.split("=", 1)
         args.append((k[2:], v))
-    return RunSpec(args)
+    return RunSpec(args, expect_refusal=refused)
 
 
 def targeted():
@@ -88,4 +89,36 @@ def targeted():
                                  "--workload.number_ios=2000")),
         ("export msr and replay", _spec("--workload.number_ios=300", "--export-trace=@export.trace",
                                         "--export-trace.format=msr")),
+        # The other FTL families (the random runs give each about a tenth): each at an edge of its
+        # options, and one invalid combination each, which must be refused in one line.
+        ("block: stripe 2, buffer of 3 blocks, content", _spec(
+            "--ftl.name=block", "--ftl.block.stripe=2", "--ftl.block.buffer=8", "--ftl.block.buffer_blocks=3",
+            "--dram.size=0", "--check.content=true", "--workload.rw=randrw", "--workload.number_ios=300", log)),
+        ("block: whole-stripe buffer, seq write, idle flush", _spec(
+            "--ftl.name=block", "--ftl.block.stripe=4", "--ftl.block.buffer=128", "--ftl.idle_after=100us",
+            "--workload.rw=write", "--workload.bs=12k", "--workload.number_ios=400", "--workload.iodepth=4", log)),
+        ("block: fstrim discards", _spec("--ftl.name=block", f"--trace={SAMPLES}apps/fstrim-desktop.blktrace.0",
+                                         "--trace.mode=afap", "--trace.end=1100ms")),
+        ("bast: 20 log blocks (the most at op 0.5), interleave, idle merges", _spec(
+            "--ftl.name=bast", "--ftl.op=0.5", "--ftl.log_blocks=20", "--ftl.hybrid.interleave=true",
+            "--ftl.idle_after=1ms", "--precondition=used", "--workload.rw=randwrite", "--workload.number_ios=500",
+            log)),
+        ("fast: 2 log blocks, stripe over 4 dies, content", _spec(
+            "--ftl.name=fast", "--ftl.log_blocks=2", "--ftl.hybrid.stripe=4", "--check.content=true",
+            "--workload.rw=randrw", "--workload.bs=8k", "--workload.number_ios=400", log)),
+        ("dftl: one-entry map cache, used", _spec(
+            "--ftl.name=dftl", "--ftl.map_cache=4B", "--ftl.op=0.25", "--precondition=used",
+            "--workload.rw=randrw", "--workload.number_ios=1000", log)),
+        ("dftl: DRAM-less, cache at the SRAM limit", _spec(
+            "--ftl.name=dftl", "--dram.size=0", "--ftl.map_cache=524168B", "--dram.write_cache=0",
+            "--workload.rw=randread", "--workload.number_ios=500")),
+        ("refused: fast with 1 log block", _spec("--ftl.name=fast", "--ftl.log_blocks=1",
+                                                 "--workload.number_ios=10", refused="--ftl.log_blocks=1")),
+        ("refused: block buffer over a logical block", _spec("--ftl.name=block", "--ftl.block.buffer=33",
+                                                             "--workload.number_ios=10",
+                                                             refused="--ftl.block.buffer=33")),
+        ("refused: a page-FTL option with dftl", _spec("--ftl.name=dftl", "--ftl.gc.policy=fifo",
+                                                       "--workload.number_ios=10", refused="--ftl.gc.policy=fifo")),
+        ("refused: dftl cache over the SRAM", _spec("--ftl.name=dftl", "--dram.size=0", "--ftl.map_cache=512k",
+                                                    "--workload.number_ios=10", refused="--ftl.map_cache=512k")),
     ]

@@ -42,6 +42,8 @@ BAD_SAMPLES = [
     ("tests/traces/regressions/msr-time-overflow.csv", "msr", ["0"]),
     ("tests/traces/regressions/fio-wait-overflow.iolog", "fio", ["0"]),
 ]
+# An option only each FTL has: a binary whose --help lacks it does not have that FTL.
+FTL_PROBE = {"block": "ftl.block.buffer", "bast": "ftl.log_blocks", "fast": "ftl.log_blocks", "dftl": "ftl.map_cache"}
 JOB_FILES = ["configs/workloads/oltp-mixed.fio"]   # fio job files (--job)
 MAX_PAGES = 1 << 18          # flash pages per drive: keeps preconditioning well under a second
 MAX_PAGE_OPS = 200_000       # page reads/writes caused by the timed phase
@@ -51,6 +53,7 @@ MAX_PAGE_OPS = 200_000       # page reads/writes caused by the timed phase
 class RunSpec:
     args: list                              # [(key, value)], in command-line order
     ini: list = field(default_factory=list)  # keys passed through a --config file instead
+    expect_refusal: str = ""                 # the deliberately invalid option: the run must exit 2
 
     def get(self, key, default=None):
         for k, v in self.args:
@@ -59,7 +62,8 @@ class RunSpec:
         return default
 
     def without(self, index):
-        return RunSpec([a for i, a in enumerate(self.args) if i != index], [k for k in self.ini])
+        return RunSpec([a for i, a in enumerate(self.args) if i != index], [k for k in self.ini],
+                       self.expect_refusal)
 
     def keys(self):
         return [k for k, _ in self.args]
@@ -149,14 +153,23 @@ class Generator:
         if kind == "job" and not self.has("job"):
             kind = "synthetic"
         content = rng.random() < 0.15
+        self.expect_refusal = ""
         geo = self._geometry(a, content)
         user_pages = self._ftl(a, geo)
+        if self.merge_pages > 64 and kind in ("trace", "job") and rng.random() < 0.7:
+            # thousands of small random writes, each merging a logical block: mostly too slow
+            kind = "synthetic"
         self._dram(a, geo, user_pages)
         self._cpu_sata(a)
         pre = rng.choice(["none", "seq-fill", "used"])
         if pre != "seq-fill" or rng.random() < 0.3:
             self._set(a, "precondition", pre)
-        if pre == "used" and self.op < 0.05 and user_pages > 4096:
+        if pre == "used" and self.merge_pages > 1:
+            # random page writes, each merging up to a logical block: keep the copies in budget
+            budget = 20_000_000 / max(1, user_pages * self.merge_pages)
+            fits = [o for o in ["0", "0.01", "0.05", "0.5", "1.0", "2"] if float(o) <= budget]
+            self._set(a, "precondition.overwrite", rng.choice(fits[-2:]))
+        elif pre == "used" and self.op < 0.05 and user_pages > 4096:
             # almost no spare: each overwrite moves a block's worth of pages (WA ~100): keep it short
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.01", "0.05"]))
         elif pre == "used" or rng.random() < 0.05:
@@ -174,7 +187,7 @@ class Generator:
             self._set(a, "export-trace", "@export.trace")
             self._set(a, "export-trace.format", rng.choice(TRACE_FORMATS))
         self._outputs(a, content, kind)
-        spec = RunSpec(a)
+        spec = RunSpec(a, expect_refusal=self.expect_refusal)
         if rng.random() < 0.1:  # some options through an INI file: the --config path
             spec.ini = [k for k in spec.keys() if k.split(".")[0] in ("nand", "dram", "cpu", "ftl")
                         and rng.random() < 0.7]
@@ -228,11 +241,28 @@ class Generator:
             self._set(a, "nand.t_suspend", rng.choice(["0", "1us", "20us", "100us", "2ms"]))
         if ("nand.suspend", "true") in a and rng.random() < 0.3:
             self._set(a, "nand.max_suspends", rng.choice(["0", "1", "3", "50"]))
+        g["multiplane"] = ("nand.multiplane", "true") in a
         return g
 
     def _ftl(self, a, g):
+        """ftl.name (page 60 %, block/bast/fast/dftl 10 % each), ftl.op and ftl.gc_threshold at the
+        spare-area rule, and the chosen FTL's own options over their ranges; sometimes
+        (self.expect_refusal) one deliberately invalid FTL option or combination."""
         rng = self.rng
-        bpd = g["planes_per_die"] * g["blocks_per_plane"]
+        name = "page"
+        if rng.random() < 0.4:
+            name = rng.choice(["block", "bast", "fast", "dftl"])
+            if not self.has(FTL_PROBE[name]):   # an older binary without that FTL
+                name = "page"
+        self.ftl = name
+        self.merge_pages = 1   # pages one merge of a block-mapped FTL copies (sizes the run's budget)
+        # The FTL's geometry: with nand.multiplane its blocks are multi-plane blocks (options.cpp,
+        # SimConfig::ftl_geometry), so the spare-area rule counts blocks_per_plane per die.
+        mp = g.get("multiplane", False)
+        fpb = g["pages_per_block"] * (g["planes_per_die"] if mp else 1)
+        bpd = g["blocks_per_plane"] * (1 if mp else g["planes_per_die"])
+        dies = g["channels"] * g["dies_per_channel"]
+        g.update(ftl_pages_per_block=fpb, ftl_blocks_per_die=bpd, dies=dies)
         r = rng.random()
         gc = 1 if r < 0.35 else 2 if r < 0.55 else edge_int(rng, 1, max(1, min(64, bpd - 3)))
         mode = rng.choice(["min", "min", "near", "max", "typical"])
@@ -254,41 +284,192 @@ class Generator:
         while op is None:  # the threshold is too large for any op <= 10: lower it
             gc = max(1, gc // 2)
             op = min_op_text(rng, bpd, gc)
+        pages = g["channels"] * g["dies_per_channel"] * g["planes_per_die"] * g["blocks_per_plane"] \
+            * g["pages_per_block"]
+        # dftl: the mapping-entry size sets the translation pages, which need flash room too.
+        self.entry = 4
+        if rng.random() < (0.2 if name != "dftl" else 0.35):
+            self.entry = rng.choice([1, 2, 4, 8, 16])
+            self._set(a, "dram.map_entry", f"{self.entry}B")
+        if name == "dftl":
+            op = self._dftl_op(rng, g, pages, bpd, fpb, dies, gc, op)
         if op != "0.07" or rng.random() < 0.5:
             self._set(a, "ftl.op", op)
         if gc != 2 or rng.random() < 0.5:
             self._set(a, "ftl.gc_threshold", str(gc))
-        if rng.random() < 0.2:
-            self._set(a, "ftl.name", "page")
-        # The page FTL's GC and wear-levelling policies, and a firmware that
-        # runs one GC at a time.
+        self.op = op_value(op)
+        user_pages = int(float(pages) / (1.0 + self.op))
+        if name != "page" or rng.random() < 0.2:
+            self._set(a, "ftl.name", name)
+        self.map_bytes = user_pages * self.entry   # the page FTL's table; the others below
+        self.map_cache = None
+        if name == "page":
+            self._page_options(a)
+        elif name == "block":
+            self._block_options(a, g, user_pages)
+        elif name in ("bast", "fast"):
+            self._hybrid_options(a, g, user_pages)
+        else:
+            self._dftl_options(a, g, user_pages)
+            if self.op < 0.05 and self.map_cache // self.entry < user_pages // 8:
+                # Almost no spare and a small map cache: each page GC moves evicts a dirty entry,
+                # a translation-page write that uses up what GC frees (a write amplification in
+                # the 10^5, tens of seconds, not a hang): budget it like a large merge.
+                self.merge_pages = fpb * 64
+        if rng.random() < 0.1:   # applies to every FTL: one GC or merge at a time
+            self._set(a, "controller.serial_gc", rng.choice(["true", "false"]))
+        if name != "page" and rng.random() < 0.03:
+            # A page-only option with another FTL: refused (the --help tag [ftl.name=page]).
+            self._invalid(a, rng.choice([("ftl.gc.policy", rng.choice(["fifo", "greedy"])),
+                                         ("ftl.wl.threshold", "10"), ("ftl.gc.separate", "false"),
+                                         ("ftl.gc.bg_threshold", "2")]))
+        return user_pages
+
+    def _invalid(self, a, kv):
+        """Sets one option that makes the configuration invalid: the run must be refused."""
+        if self.has(kv[0]):
+            self.expect_refusal = f"--{kv[0]}={kv[1]}"
+            self._set(a, *kv)
+
+    def _page_options(self, a):
+        rng = self.rng
+        # The page FTL's GC and wear-levelling policies.
         if rng.random() < 0.15:
             policy = rng.choice(["greedy", "cost-benefit", "fifo", "random", "d-choice"])
             self._set(a, "ftl.gc.policy", policy)
             if policy == "d-choice" and rng.random() < 0.5:
                 self._set(a, "ftl.gc.d", str(edge_int(rng, 1, 64)))
-        for key in ("ftl.gc.separate", "ftl.wl.dynamic", "controller.serial_gc"):
+        for key in ("ftl.gc.separate", "ftl.wl.dynamic"):
             if rng.random() < 0.1:
                 self._set(a, key, rng.choice(["true", "false"]))
         if rng.random() < 0.05:
             self._set(a, "ftl.wl.threshold", str(rng.choice([0, 1, 2, 10, 1000])))
-        pages = g["channels"] * g["dies_per_channel"] * bpd * g["pages_per_block"]
-        self.op = op_value(op)
-        return int(float(pages) / (1.0 + op_value(op)))
+        if rng.random() < 0.01:   # another FTL's option with the page FTL: refused
+            self._invalid(a, rng.choice([("ftl.block.buffer", "4"), ("ftl.log_blocks", "2"),
+                                         ("ftl.map_cache", "64k"), ("ftl.hybrid.stripe", "1")]))
+
+    def _stripe(self, dies, ok=lambda s: True):
+        """A divisor of the dies (1, all of them, or one between) for which ok(s) holds."""
+        divisors = [d for d in range(1, dies + 1) if dies % d == 0 and ok(d)] or [1]
+        return self.rng.choice([1, 1, divisors[-1], self.rng.choice(divisors)])
+
+    def _bad_stripe(self, dies):
+        """A stripe that is not a divisor of the dies: 0, dies + 1, a non-divisor, a fraction."""
+        bad = [0, dies + 1] + [d for d in range(2, dies) if dies % d]
+        return self.rng.choice([str(self.rng.choice(bad)), "1.5"])
+
+    def _block_options(self, a, g, user_pages):
+        rng = self.rng
+        dies, fpb = g["dies"], g["ftl_pages_per_block"]
+        invalid = rng.random() < 0.08
+        what = rng.choice(["stripe", "buffer", "buffer_blocks", "hybrid-option"]) if invalid else ""
+        stripe = self._stripe(dies, lambda s: s * fpb <= 65536)
+        if what == "stripe":
+            self._invalid(a, ("ftl.block.stripe", self._bad_stripe(dies)))
+        elif stripe != 1 or rng.random() < 0.2:
+            self._set(a, "ftl.block.stripe", str(stripe))
+        lpb = stripe * fpb
+        buffer = edge_int(rng, 1, lpb) if rng.random() < 0.7 else min(4, lpb)
+        if what == "buffer":
+            self._invalid(a, ("ftl.block.buffer", str(rng.choice([0, lpb + 1]))))
+        elif buffer != 4 or rng.random() < 0.3:
+            self._set(a, "ftl.block.buffer", str(buffer))
+        if what == "buffer_blocks":
+            self._invalid(a, ("ftl.block.buffer_blocks", str(rng.choice([0, buffer + 1]))))
+        elif rng.random() < 0.5:
+            self._set(a, "ftl.block.buffer_blocks", str(edge_int(rng, 1, buffer)))
+        if what == "hybrid-option":
+            self._invalid(a, rng.choice([("ftl.log_blocks", "2"), ("ftl.hybrid.interleave", "true"),
+                                         ("ftl.map_cache", "64k")]))
+        # map_bytes: one entry per logical block
+        self.map_bytes = -(-user_pages // lpb) * self.entry
+        self.merge_pages = lpb
+
+    def _hybrid_options(self, a, g, user_pages):
+        rng = self.rng
+        fast = self.ftl == "fast"
+        dies, fpb, bpd = g["dies"], g["ftl_pages_per_block"], g["ftl_blocks_per_die"]
+        invalid = rng.random() < 0.08
+        what = rng.choice(["stripe", "stripe-pages", "log_blocks", "block-option"]) if invalid else ""
+        stripe = self._stripe(dies, lambda s: s * fpb <= 65535)
+        if what == "stripe-pages" and dies * fpb <= 65535:
+            what = "stripe"
+        if what == "stripe":
+            self._invalid(a, ("ftl.hybrid.stripe", self._bad_stripe(dies)))
+            stripe = 1
+        elif what == "stripe-pages":   # a divisor, but stripe x pages_per_block over 65535
+            stripe = min(d for d in range(1, dies + 1) if dies % d == 0 and d * fpb > 65535)
+            self._invalid(a, ("ftl.hybrid.stripe", str(stripe)))
+        elif stripe != 1 or rng.random() < 0.2:
+            self._set(a, "ftl.hybrid.stripe", str(stripe))
+        interleave = rng.random() < 0.4
+        if interleave or rng.random() < 0.1:
+            self._set(a, "ftl.hybrid.interleave", "true" if interleave else rng.choice(["false", "0"]))
+        # The engine: dies / stripe groups of stripe x pages_per_block-page blocks; die 0 holds the
+        # most logical blocks; log_blocks <= its spare - 1 (hybrid_ftl.cpp).
+        groups, ppb = dies // stripe, stripe * fpb
+        engine = -(-user_pages // (ppb * groups)) * ppb * groups if interleave else user_pages
+        lbs = -(-engine // ppb)
+        spare = bpd - -(-lbs // groups)
+        least = 2 if fast else 1
+        top = spare - 1
+        if what == "log_blocks" or top < least:
+            self._invalid(a, ("ftl.log_blocks", str(rng.choice([least - 1, max(top + 1, least)]))))
+            k = 4
+        else:
+            k = edge_int(rng, least, top) if rng.random() < 0.8 else 4
+            if k > top:
+                k = top
+            if k != 4 or rng.random() < 0.3:
+                self._set(a, "ftl.log_blocks", str(k))
+        if rng.random() < 0.15:
+            self._set(a, "ftl.hybrid.idle_merge", rng.choice(["true", "false"]))
+        if what == "block-option":
+            self._invalid(a, rng.choice([("ftl.block.stripe", "1"), ("ftl.map_cache", "1m"),
+                                         ("ftl.gc.d", "4")]))
+        self.map_bytes = (lbs + groups * k * (ppb + 1)) * self.entry
+        self.merge_pages = ppb
+
+    def _dftl_op(self, rng, g, pages, bpd, fpb, dies, gc, op):
+        """Raises ftl.op until the dies hold the user pages and their translation pages too:
+        dies x (blocks per die - gc_threshold - 2) x pages_per_block >= user + translation pages."""
+        per_tpage = g["page"] // self.entry
+        for _ in range(200):
+            user = int(float(pages) / (1.0 + op_value(op)))
+            if dies * (bpd - gc - 2) * fpb >= user + -(-user // per_tpage):
+                return op
+            op = f"{op_value(op) * 1.02 + 0.0001:.4f}"
+        return op   # cannot fit: refused (counted, not a failure)
+
+    def _dftl_options(self, a, g, user_pages):
+        rng = self.rng
+        gtd = -(-user_pages // (g["page"] // self.entry)) * self.entry
+        table = user_pages * self.entry
+        # Where the cache must fit: the DRAM left after the write cache, or 512 KiB of SRAM
+        # with dram.size=0; _dram() sizes the DRAM for it.
+        choices = [self.entry, self.entry * rng.randint(2, 300), 4096, 64 << 10, table, table * 2,
+                   max(self.entry, (512 << 10) - gtd), 1 << 20, None]
+        cache = rng.choice(choices)
+        if rng.random() < 0.06:
+            self._invalid(a, ("ftl.map_cache", rng.choice([f"{max(self.entry - 1, 1)}B" if self.entry > 1
+                                                           else "0", "2g"])))
+            cache = None
+        elif cache is not None:
+            self._set(a, "ftl.map_cache", fmt_size(rng, cache))
+        self.map_cache = cache if cache is not None else 256 << 10
+        self.map_bytes = self.map_cache + gtd
 
     def _dram(self, a, g, user_pages):
         rng = self.rng
-        entry = 4
-        if rng.random() < 0.2:
-            entry = rng.choice([1, 2, 4, 8, 16])
-            self._set(a, "dram.map_entry", f"{entry}B")
         cache = 0
         if rng.random() < 0.4:
             page = g["page"]
             cache = rng.choice([page, page * rng.randint(2, 64), page * 3 + 512, 1 << 20, 32 << 20])
             self._set(a, "dram.write_cache", fmt_size(rng, cache))
-        need = user_pages * entry + cache   # the mapping table and the write cache fit in DRAM
-        if cache == 0 and rng.random() < 0.2:
+        need = self.map_bytes + cache   # the FTL's mapping table (or map cache) and the write cache fit in DRAM
+        # DRAM-less: the tables live in controller SRAM (dftl: at most 512 KiB of it).
+        sram_ok = self.ftl != "dftl" or self.map_bytes <= 512 << 10
+        if cache == 0 and sram_ok and rng.random() < (0.2 if self.ftl == "page" else 0.35):
             self._set(a, "dram.size", "0")
         elif rng.random() < 0.5 or need > 64 << 20:
             size = rng.choice([need, -(-need // 1024) * 1024, max(need, 64 << 20), need + (1 << 20)])
@@ -324,7 +505,7 @@ class Generator:
             self._set(a, "ftl.idle_after", rng.choice(["0", "100us", "1ms", "10ms"]))
             if rng.random() < 0.3:
                 self._set(a, "ftl.idle_dies", str(rng.choice([1, 2, 4, 1000])))
-            if rng.random() < 0.3:
+            if self.ftl == "page" and rng.random() < 0.3:
                 self._set(a, "ftl.gc.bg_threshold", str(rng.choice([1, 2, 8, 100])))
 
     def _workload(self, a, g, user_bytes, content, export):
@@ -355,6 +536,8 @@ class Generator:
         if offset or (mode in ("offset", "both") and rng.random() < 0.3):
             self._set(a, "workload.offset", fmt_size(rng, offset))
         page_ops = -(-bs // page) + 1
+        if self.merge_pages > 1:   # block-mapped: a write may merge (read + program) whole logical blocks
+            page_ops = 3 * page_ops + 2 * self.merge_pages
         cap = max(1, min(4000 if not content else 500, MAX_PAGE_OPS // page_ops))
         ios = edge_int(rng, 1, cap)
         runtime = None
@@ -404,7 +587,8 @@ class Generator:
         if rng.random() < 0.15:
             self._set(a, "trace.device", rng.choice(devices))
         big = "/apps/" in path or "/mqsim/" in path
-        if big and self.op < 0.05:
+        if (big and (self.op < 0.05 or self.merge_pages > 1)) or self.merge_pages > 64:
+            # (or a block-mapped FTL whose random writes each merge a logical block)
             # thousands of writes into a drive with almost no spare: a write amplification in the
             # tens, 30 s and more of wall time. A short window keeps the run within budget.
             self._set(a, "trace.end", rng.choice(["10ms", "100ms"]))

@@ -151,30 +151,16 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
     check(dev["sata"]["commands"] == total, "sata-commands",
           f"device.sata.commands {dev['sata']['commands']} != completed IOs {total}")
 
-    # -- flash accounting
+    # -- flash accounting, by FTL (docs/ftl.md): what each FTL programs beyond host pages and GC copies
     host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
-    # Static wear levelling (page FTL) moves cold blocks apart from GC: its
-    # copies are flash writes and GC-flagged reads, its erases GC erases.
-    ftl_stats = dev.get("ftl", {}).get("stats", {})
-    wl_pages = int(ftl_stats.get("wl_pages_moved", {}).get("value", 0))
-    wl_moves = int(ftl_stats.get("wl_moves", {}).get("value", 0))
-    check(flash == host + moved + wl_pages, "flash-pages",
-          f"flash_pages_written {flash} != host {host} + gc moved {moved} + wear-levelling moved {wl_pages}")
+    _flash_accounting(check, o, dev, ios)
     if host > 0:
         wa = dev["write_amplification"]
-        check(wa >= 1 - EPS, "write-amplification", f"write_amplification {wa} < 1")
+        check(wa >= 1 - EPS or o.get("ftl.name") == "block", "write-amplification", f"write_amplification {wa} < 1")
         check(_close(wa, flash / host), "write-amplification", f"write_amplification {wa} != {flash}/{host}")
     chans = dev["channels"]
     programs = sum(c["programs"] + c["gc_programs"] for c in chans)
     check(programs == flash, "channel-programs", f"sum of channel programs + gc_programs {programs} != {flash}")
-    gc_erases = sum(c["gc_erases"] for c in chans)
-    # (A GC run erases one FTL block: with nand.multiplane, one block on each plane of its die.)
-    planes = int(o["nand.planes_per_die"]) if o.get("nand.multiplane") in ("true", True) else 1
-    check(gc_erases == (dev["gc_runs"] + wl_moves) * planes, "gc-erases",
-          f"sum of gc_erases {gc_erases} != (gc_runs {dev['gc_runs']} + wear-levelling moves {wl_moves}) x {planes} planes")
-    gc_reads = sum(c["gc_reads"] for c in chans)
-    check(gc_reads == moved + wl_pages, "gc-reads",
-          f"sum of gc_reads {gc_reads} != gc_pages_moved {moved} + wear-levelling moved {wl_pages}")
     ec = dev["erase_count"]
     check(ec["min"] <= ec["mean"] + EPS and ec["mean"] <= ec["max"] + EPS, "erase-count", f"erase_count {ec}")
 
@@ -213,6 +199,93 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
     if timeseries_rows is not None:
         _check_timeseries(check, timeseries_rows, report, ios)
     return check.problems
+
+
+def _stat(dev, name, default=0):
+    """A statistic of device.ftl.stats (an int), or default when the FTL does not report it."""
+    v = dev.get("ftl", {}).get("stats", {}).get(name)
+    return int(v["value"]) if v is not None else default
+
+
+def _flash_accounting(check, o, dev, ios):
+    """Flash pages, GC reads and GC erases against the FTL's counters.
+
+    page: GC and static wear levelling (its copies are flash writes and GC-flagged reads, its
+    erases GC erases). dftl: the page FTL's GC plus translation-page write-backs (flash writes);
+    the translation reads of a read of an unmapped LPN are GC-flagged. bast/fast: merge copies,
+    pad pages (flash writes, not moved pages), and 1 or 2 erases a merge (old data block, log)
+    of a stripe's dies each. block: host pages wait in the SRAM buffer (overwritten there, or
+    still there at the end) so flash = host pages programmed + copies + filler, and each merge
+    erases a block on every die of its stripe (blocks freed by TRIM too). A multi-plane FTL block
+    is erased on each plane."""
+    ftl = o.get("ftl.name", "page")
+    host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
+    chans = dev["channels"]
+    gc_erases = sum(c["gc_erases"] for c in chans)
+    gc_reads = sum(c["gc_reads"] for c in chans)
+    runs = dev["gc_runs"]
+    planes = int(o["nand.planes_per_die"]) if o.get("nand.multiplane") in ("true", True) else 1
+    check(dev.get("ftl", {}).get("name", ftl) == ftl, "ftl-name",
+          f"device.ftl.name {dev.get('ftl', {}).get('name')} != ftl.name {ftl}")
+    if ftl in ("page", "dftl"):
+        wl_pages, wl_moves = _stat(dev, "wl_pages_moved"), _stat(dev, "wl_moves")
+        tpages = _stat(dev, "translation_page_writes")
+        check(flash == host + moved + wl_pages + tpages, "flash-pages",
+              f"flash_pages_written {flash} != host {host} + gc moved {moved} + wear-levelling moved {wl_pages}"
+              f" + translation pages written {tpages}")
+        # (A GC run erases one FTL block: with nand.multiplane, one block on each plane of its die.)
+        check(gc_erases == (runs + wl_moves) * planes, "gc-erases",
+              f"sum of gc_erases {gc_erases} != (gc_runs {runs} + wear-levelling moves {wl_moves}) x {planes} planes")
+        if ftl == "page":
+            check(gc_reads == moved + wl_pages, "gc-reads",
+                  f"sum of gc_reads {gc_reads} != gc_pages_moved {moved} + wear-levelling moved {wl_pages}")
+        else:
+            treads = _stat(dev, "translation_page_reads")
+            check(moved <= gc_reads <= moved + treads, "gc-reads",
+                  f"sum of gc_reads {gc_reads} not in [gc_pages_moved {moved}, + translation reads {treads}]")
+            entry = parse_size(o.get("dram.map_entry", "4B"))
+            check(_stat(dev, "map_cache_entries") <= parse_size(o.get("ftl.map_cache", "256k")) // entry,
+                  "dftl-cache", f"map_cache_entries {_stat(dev, 'map_cache_entries')} > ftl.map_cache / {entry} B")
+            check(_stat(dev, "gc_translation_pages_moved") <= moved, "dftl-gc",
+                  f"gc_translation_pages_moved {_stat(dev, 'gc_translation_pages_moved')} > gc_pages_moved {moved}")
+    elif ftl in ("bast", "fast"):
+        padded = _stat(dev, "merge_pages_padded")
+        stripe = int(o.get("ftl.hybrid.stripe", "1"))
+        check(flash == host + moved + padded, "flash-pages",
+              f"flash_pages_written {flash} != host {host} + merge copies {moved} + pad pages {padded}")
+        check(gc_reads == moved, "gc-reads", f"sum of gc_reads {gc_reads} != gc_pages_moved {moved}")
+        check(_stat(dev, "merge_pages_copied", moved) == moved, "merge-copies",
+              f"merge_pages_copied {_stat(dev, 'merge_pages_copied')} != gc_pages_moved {moved}")
+        merges = sum(_stat(dev, k) for k in ("switch_merges", "partial_merges", "full_merges"))
+        check(merges == runs, "merge-count", f"switch + partial + full merges {merges} != gc_runs {runs}")
+        check(gc_erases % (stripe * planes) == 0, "gc-erases",
+              f"sum of gc_erases {gc_erases} is not a multiple of stripe {stripe} x {planes} planes")
+        dies = int(o["nand.channels"]) * int(o["nand.dies_per_channel"])
+        pool = int(o.get("ftl.log_blocks", "4")) * (dies // stripe)
+        check(_stat(dev, "log_blocks_in_use") <= pool, "log-blocks",
+              f"log_blocks_in_use {_stat(dev, 'log_blocks_in_use')} > ftl.log_blocks x {dies // stripe} groups")
+    elif ftl == "block":
+        filler, overwrites = _stat(dev, "filler_pages"), _stat(dev, "buffer_overwrites")
+        stripe, buffer = int(o.get("ftl.block.stripe", "1")), int(o.get("ftl.block.buffer", "4"))
+        programmed = flash - moved - filler        # host pages that reached flash
+        check(programmed >= 0, "flash-pages",
+              f"flash_pages_written {flash} < gc moved {moved} + filler {filler}")
+        # What the host wrote, less what the buffer coalesced, is on flash or (at most a
+        # buffer's worth, maybe from before the timed phase) still in the buffer; trimmed
+        # pages are dropped from the buffer.
+        left = host - overwrites - programmed
+        check(left >= -buffer and (left <= buffer or ios["trim"] > 0), "flash-pages",
+              f"host {host} - buffer overwrites {overwrites} - host pages programmed {programmed} "
+              f"(flash {flash} - moved {moved} - filler {filler}) = {left}, beyond the {buffer}-page buffer")
+        check(gc_reads == moved, "gc-reads", f"sum of gc_reads {gc_reads} != gc_pages_moved {moved}")
+        check(_stat(dev, "rmw_pages_copied", moved) == moved, "merge-copies",
+              f"rmw_pages_copied {_stat(dev, 'rmw_pages_copied')} != gc_pages_moved {moved}")
+        unit = stripe * planes
+        trimmed = ios["trim"] > 0 or _stat(dev, "blocks_freed_by_trim") > 0
+        check(gc_erases == runs * unit or (trimmed and gc_erases >= runs * unit and gc_erases % unit == 0),
+              "gc-erases", f"sum of gc_erases {gc_erases} != gc_runs {runs} x stripe {stripe} x {planes} planes")
+    else:   # a plug-in: only what holds for any FTL
+        check(flash >= moved, "flash-pages", f"flash_pages_written {flash} < gc_pages_moved {moved}")
 
 
 def _check_timeseries(check, rows, report, ios):

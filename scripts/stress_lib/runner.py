@@ -32,6 +32,7 @@ class Outcome:
     problems: list = field(default_factory=list)
     argv: list = field(default_factory=list)
     seconds: float = 0.0         # wall time of the run(s)
+    lines: int = 0               # non-empty stderr lines of a refusal
 
     @property
     def failed(self):
@@ -102,7 +103,7 @@ def _exit_outcome(code, stderr, argv, timeout):
     if code == 2:
         err = [ln for ln in lines if ln.startswith("ssdsim: error:")]
         if err:
-            return Outcome("refused", err[0], _normalise(err[0]), argv=argv)
+            return Outcome("refused", err[0], _normalise(err[0]), argv=argv, lines=len(lines))
         return Outcome("refused-silently", lines[-1] if lines else "(no stderr)", "exit 2", argv=argv)
     if code == 3:
         last = lines[-1] if lines else "(no stderr)"
@@ -180,6 +181,14 @@ def run_spec(spec, binary, work, timeout, repeat=False):
     t0 = time.monotonic()
     out, report, log = run_once(spec, binary, work, timeout)
     out.seconds = time.monotonic() - t0
+    if spec.expect_refusal:
+        # A deliberately invalid option: exit 2 with exactly one error line, never a run.
+        if out.kind == "ok":
+            return Outcome("accepted-invalid", f"{spec.expect_refusal} was accepted (exit 0)",
+                           spec.expect_refusal.split("=")[0], argv=out.argv, seconds=out.seconds)
+        if out.kind == "refused" and out.lines != 1:
+            return Outcome("refused-multiline", f"{out.lines} stderr lines: {out.detail}", out.key,
+                           argv=out.argv, seconds=out.seconds)
     if repeat and out.kind == "ok" and not spec.get("export-trace"):
         again, report2, log2 = run_once(spec, binary, work, timeout)
         if again.kind != "ok":
@@ -214,7 +223,7 @@ def shrink(spec, outcome, binary, work, timeout, deadline, repeat=False):
             return False   # a synthetic run of the default 200000 IOs: too slow to shrink with
         return run_spec(candidate, binary, work, timeout, repeat).shrink_signature == outcome.shrink_signature
 
-    flat = RunSpec(list(spec.args), [])   # --config content inlined first
+    flat = RunSpec(list(spec.args), [], spec.expect_refusal)   # --config content inlined first
     if time.monotonic() >= deadline or not same(flat):
         return spec
     spec = flat
@@ -222,7 +231,8 @@ def shrink(spec, outcome, binary, work, timeout, deadline, repeat=False):
     for g in groups:
         if time.monotonic() >= deadline:
             return spec
-        candidate = RunSpec([(k, v) for k, v in spec.args if k.split(".")[0] != g or k == "workload.number_ios"])
+        candidate = RunSpec([(k, v) for k, v in spec.args if k.split(".")[0] != g or k == "workload.number_ios"],
+                            [], spec.expect_refusal)
         if len(candidate.args) < len(spec.args) and same(candidate):
             spec = candidate
     changed = True
@@ -253,6 +263,8 @@ def save_case(spec, outcome, cases_dir, note):
     path = os.path.join(cases_dir, name + ".args")
     with open(path, "w") as f:
         f.write(f"# {note}\n# failure: {outcome.kind}: {outcome.detail[:200]}\n")
+        if spec.expect_refusal:
+            f.write(f"# expect: refused ({spec.expect_refusal})\n")
         for k, v in spec.args:
             f.write(f"--{k}={v}\n")
     return path
@@ -260,14 +272,16 @@ def save_case(spec, outcome, cases_dir, note):
 
 def load_case(path):
     """A RunSpec from an .args file: one --key=value per line; # comments and blank lines ignored."""
-    args = []
+    args, expect = [], ""
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.strip()
+            if line.startswith("# expect: refused"):   # a deliberately invalid configuration
+                expect = line[len("# expect: refused"):].strip(" ()") or "refused"
             if not line or line.startswith("#"):
                 continue
             if not line.startswith("--") or "=" not in line:
                 raise SystemExit(f"stress: {path}: line {n}: expected --KEY=VALUE, got '{line}'")
             k, v = line[2:].split("=", 1)
             args.append((k, v))
-    return RunSpec(args)
+    return RunSpec(args, expect_refusal=expect)

@@ -102,7 +102,7 @@ class Controller : public sc_core::sc_module {
   // Tell the FTL about the command's page run before its pages.
   void begin(const ssdtlm::HostCommand& cmd, uint64_t first, uint64_t last);
   // nand.suspend: a read moved the end of an op on `die` from `from` to `to`.
-  void resumed(uint32_t die, const sc_time& from, const sc_time& to);
+  void resumed(uint32_t die, const std::vector<std::pair<sc_time, sc_time>>& moves);
   // An idle-time loop (ftl.idle_after > 0; ftl.idle_dies of them).
   void background();
   // Read one page from `at`; with `content`, append what the page held.

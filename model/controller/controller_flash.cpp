@@ -163,7 +163,7 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   const sc_time now = ssdtlm::sim_time();
   sc_time delay = at - now;
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
-  for (const auto& [from, to] : flash_cmd_.resumed) resumed(die.v, from, to);
+  if (!flash_cmd_.resumed.empty()) resumed(die.v, flash_cmd_.resumed);
   if (awaiting_ && flash_cmd_.suspendable) {
     std::vector<Awaited>& live = awaited_[die.v];
     live.erase(std::remove_if(live.begin(), live.end(), [&](const Awaited& a) { return a.end <= now; }), live.end());
@@ -172,34 +172,41 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   return now + delay;
 }
 
-void Controller::resumed(uint32_t die, const sc_time& from, const sc_time& to) {
-  // A read suspended an op on `die` that ended at `from`: what waited for
-  // its end waits longer. A write-through command whose flash work ended
-  // there completes that much later (its host is told); the write cache's
-  // slots of the pages it programs stay held (reads keep hitting them,
-  // FLUSH waits); idle-time GC issues its next op at the old end and finds
-  // the die still busy.
-  for (Awaited& a : awaited_[die])
-    if (a.end == from) {
-      // Live: the op has not ended, so neither has the command.
-      sc_time& done = flash_done_[a.cmd];
-      if (to > done) {
-        a.cmd->postponed += to - done;
-        // A RAID member's command: the host's moves past its latest member.
-        if (ssdtlm::HostCommand* host = a.cmd->parent) {
-          a.cmd->completes += to - done;
-          if (a.cmd->completes > host->completes)
-            host->postponed += a.cmd->completes - host->completes, host->completes = a.cmd->completes;
-        }
-        done = to;
+void Controller::resumed(uint32_t die, const std::vector<std::pair<sc_time, sc_time>>& moves) {
+  // A read suspended ops on `die`: each that ended at `from` now ends at
+  // `to`, and what waited for its end waits longer. A write-through command
+  // whose flash work ended there completes that much later (its host is
+  // told); the write cache's slots of the pages it programs stay held
+  // (reads keep hitting them, FLUSH waits); idle-time GC issues its next op
+  // at the old end and finds the die still busy.
+  // `moves` is latest first (distinct ends, each moved later): one binary
+  // search per live op, not a scan of them per move (a read suspending a
+  // queue of thousands of programs and erases moves them all).
+  const auto by_from = [](const std::pair<sc_time, sc_time>& m, const sc_time& t) { return m.first > t; };
+  for (Awaited& a : awaited_[die]) {
+    const auto m = std::lower_bound(moves.begin(), moves.end(), a.end, by_from);
+    if (m == moves.end() || m->first != a.end) continue;
+    const sc_time& to = m->second;
+    // Live: the op has not ended, so neither has the command.
+    sc_time& done = flash_done_[a.cmd];
+    if (to > done) {
+      a.cmd->postponed += to - done;
+      // A RAID member's command: the host's moves past its latest member.
+      if (ssdtlm::HostCommand* host = a.cmd->parent) {
+        a.cmd->completes += to - done;
+        if (a.cmd->completes > host->completes)
+          host->postponed += a.cmd->completes - host->completes, host->completes = a.cmd->completes;
       }
-      a.end = to;
+      done = to;
     }
+    a.end = to;
+  }
   if (!cache_.enabled()) return;
-  cache_.postpone(from, to, [&](uint32_t lpn) {
-    const Ppn p = ftl_->lookup(Lpn(lpn));
-    return p.valid() && fgeo_.die_of(p).v == die;
-  });
+  for (const auto& [from, to] : moves)
+    cache_.postpone(from, to, [&](uint32_t lpn) {
+      const Ppn p = ftl_->lookup(Lpn(lpn));
+      return p.valid() && fgeo_.die_of(p).v == die;
+    });
 }
 
 sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at) {

@@ -436,9 +436,16 @@ class Generator(FtlOptions):
         if kind != "export" and rng.random() < 0.15:
             self._set(a, "timeseries", "@timeseries.csv")
             # A row per interval up to the last completion: a GC-bound replay can simulate hours,
-            # so traces get coarse intervals (else millions of rows and a "hang").
-            choices = ["1s", "5s", "2500ms"] if kind == "trace" else ["1ms", "10ms", "100ms", "1s", "0.5ms"]
-            if rng.random() < 0.7 or kind == "trace":
+            # and so can slow firmware (a 1 MHz core, or 5000+ cycles a step: 20000 s simulated for
+            # 325 IOs of 2.5 MB, seed 303), so those get coarse intervals (else millions of rows and
+            # a "hang").
+            opts = dict(a)
+            slow = opts.get("cpu.clock") == "1MHz" or any(
+                int(opts.get("cpu.cycles." + n, "0")) >= 5000
+                for n in ("decode", "complete", "flash_op", "ftl_lookup", "map_update", "gc_page", "gc_victim"))
+            coarse = kind == "trace" or slow
+            choices = ["1s", "5s", "2500ms"] if coarse else ["1ms", "10ms", "100ms", "1s", "0.5ms"]
+            if rng.random() < 0.7 or coarse:
                 self._set(a, "timeseries.interval", rng.choice(choices))
         if content:
             self._set(a, "check.content", rng.choice(["true", "1", "yes", "on"]))

@@ -1,8 +1,9 @@
 #pragma once
 // A steady state written, but short (the `steady` phase of FTLs that settle
-// quickly under uniform random overwrites: block, bast): every user page
-// written in order, then `overwrites` uniform random pages, each through
+// quickly under uniform random overwrites: block, bast, fast): every user
+// page written in order, then `overwrites` uniform random pages, each through
 // the FTL's own write path with no flash timing (FtlWork::record_ops off).
+// dftl warms its map cache with the random overwrites alone.
 #include <cstdint>
 #include <functional>
 
@@ -10,6 +11,21 @@
 #include "model/sim/random.h"
 
 namespace ssd::ftl {
+
+// `overwrites` uniform random user pages, each through the FTL's own write
+// path with no flash timing.
+inline void overwrite_at_random(Ftl& ftl, uint64_t seed, uint64_t overwrites,
+                                const std::function<uint64_t(uint64_t)>& version) {
+  FtlWork w;
+  w.record_ops = false;
+  const uint64_t pages = ftl.user_pages();
+  Random rng(seed);
+  for (uint64_t i = 0; i < overwrites; ++i) {
+    const uint64_t l = rng.below(pages);
+    w.clear();
+    ftl.write(Lpn(uint32_t(l)), version(l), w);
+  }
+}
 
 inline void fill_then_overwrite(Ftl& ftl, uint64_t seed, uint64_t overwrites,
                                 const std::function<uint64_t(uint64_t)>& version) {
@@ -20,12 +36,7 @@ inline void fill_then_overwrite(Ftl& ftl, uint64_t seed, uint64_t overwrites,
     w.clear();
     ftl.write(Lpn(uint32_t(l)), version(l), w);
   }
-  Random rng(seed);
-  for (uint64_t i = 0; i < overwrites; ++i) {
-    const uint64_t l = rng.below(pages);
-    w.clear();
-    ftl.write(Lpn(uint32_t(l)), version(l), w);
-  }
+  overwrite_at_random(ftl, seed, overwrites, version);
 }
 
 }  // namespace ssd::ftl

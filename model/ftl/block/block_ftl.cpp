@@ -53,9 +53,7 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
                                                  std::to_string(lpb_) + ": stripe x pages_per_block) pages, not " +
                                                  number(buffer));
   buffer_pages_ = uint32_t(buffer);
-  // (Absent when the FTL is built without options: tests, plug-ins deriving from it.)
-  const auto given = p.options.number.find("ftl.block.buffer_blocks");
-  const double blocks = given == p.options.number.end() ? 1 : given->second;
+  const double blocks = p.options.get("ftl.block.buffer_blocks");
   if (blocks < 1 || blocks > buffer_pages_ || blocks != std::floor(blocks))
     throw FtlConfigError("ftl.block.buffer_blocks", "the write buffer holds pages of 1 to ftl.block.buffer (" +
                                                         std::to_string(buffer_pages_) + ") logical blocks, not " +
@@ -79,6 +77,7 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
   start_ops();
   buffer_.reserve(buffer_pages_);
   held_.reserve(buffer_blocks_);
+  flush_pages_.reserve(buffer_pages_);
 }
 
 void BlockFtl::start_ops() {
@@ -221,20 +220,15 @@ bool BlockFtl::background(FtlWork& work) {
 void BlockFtl::flush(FtlWork& work) {
   ++x_.buffer_flushes;
   work.drains_buffer = true;
-  // Each held block's pages in offset order, the blocks in the order they came.
-  std::stable_sort(buffer_.begin(), buffer_.end(), [&](const Buffered& a, const Buffered& b) {
-    if (a.lb != b.lb)
-      return std::find(held_.begin(), held_.end(), a.lb) < std::find(held_.begin(), held_.end(), b.lb);
-    return a.offset < b.offset;
-  });
-  static thread_local std::vector<Buffered> pages;
+  // The held blocks in the order they came, each block's pages in offset order.
+  std::vector<Buffered>& pages = flush_pages_;
   Emitter e{work};
-  for (size_t from = 0, k = 0; from < buffer_.size(); ++k) {
-    const uint32_t lb = buffer_[from].lb;
-    size_t to = from;
-    while (to < buffer_.size() && buffer_[to].lb == lb) ++to;
-    pages.assign(buffer_.begin() + std::ptrdiff_t(from), buffer_.begin() + std::ptrdiff_t(to));
-    from = to;
+  for (size_t k = 0; k < held_.size(); ++k) {
+    const uint32_t lb = held_[k];
+    pages.clear();
+    for (const Buffered& b : buffer_)
+      if (b.lb == lb) pages.push_back(b);
+    std::sort(pages.begin(), pages.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
     const bool run = pages.back().offset - pages.front().offset + 1 == pages.size();  // one in-order run
     const Logical& l = lb_[lb];
     start_ops();

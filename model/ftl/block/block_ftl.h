@@ -162,6 +162,7 @@ class BlockFtl : public Ftl {
   uint32_t dirty_count_ = 0;
   std::vector<Buffered> buffer_;
   std::vector<uint32_t> held_;       // the logical blocks in the buffer, in the order they came
+  std::vector<Buffered> flush_pages_;  // flush(): one held block's pages (reused: no allocation per flush)
   uint32_t rewriting_ = kNone;       // the logical block in rewrite
   bool stream_ = false;              // the current write command is part of a sequential stream
   FtlStats stats_;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/sim/random.h"
+#include "model/ftl/steady_written.h"
 
 namespace ssd::ftl {
 
@@ -133,21 +133,9 @@ void DftlFtl::write_back(uint32_t t, FtlWork& work) {
   work.map_reads += merged;
   work.cpu_cycles += params_.cycles.map_update;
   bool after_gc = false;
-  const Ppn ppn = place_tpage(id, work, after_gc);
+  const Ppn ppn = place(tpage_cursor_, 1, id, {id, ++tpage_version_}, work, after_gc);  // its own stream
   ++map_.tpage_writes;
   work.add({FlashOp::Kind::Program, ppn, false, read_index, after_gc});
-}
-
-Ppn DftlFtl::place_tpage(uint32_t id, FtlWork& work, bool& after_gc) {
-  // The page FTL's placement with the translation pages' cursor, one page
-  // per die in turn; the host data's cursor and turn are put back after.
-  const uint32_t host_cursor = die_cursor_, host_turn = die_turn_;
-  const bool host_multi = multi_page_;
-  die_cursor_ = tpage_cursor_, die_turn_ = 0, multi_page_ = false;
-  const Ppn ppn = place(id, {id, ++tpage_version_}, work, after_gc);
-  tpage_cursor_ = die_cursor_;
-  die_cursor_ = host_cursor, die_turn_ = host_turn, multi_page_ = host_multi;
-  return ppn;
 }
 
 void DftlFtl::on_moved(uint32_t id) {
@@ -278,12 +266,7 @@ bool DftlFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)
     w.clear();
     write_back(t, w);
   }
-  Random rng(seed ^ 0x6466746c7761726dull);
-  for (uint64_t n = std::min<uint64_t>(2 * capacity_, user_pages_); n > 0; --n) {
-    const uint32_t l = uint32_t(rng.below(user_pages_));
-    w.clear();
-    write(Lpn(l), version(l), w);
-  }
+  overwrite_at_random(*this, seed ^ 0x6466746c7761726dull, std::min<uint64_t>(2 * capacity_, user_pages_), version);
   return true;
 }
 

@@ -71,9 +71,11 @@ class DftlFtl : public PageFtl {
     c.value(head_);
     c.value(tail_);
     c.value(tpage_version_);
-    c.value(tpage_cursor_);
+    c.value(tpage_cursor_.die);
+    c.value(tpage_cursor_.turn);
     c.value(map_);
     if (c.loading() && cached_ > capacity_) c.fail("more cached entries than the cache holds");
+    if (c.loading() && tpage_cursor_.die >= geo_.dies()) c.fail("translation-page cursor beyond the dies");
     return true;
   }
 
@@ -101,9 +103,6 @@ class DftlFtl : public PageFtl {
   void evict(FtlWork& work);
   // Read-modify-write of translation page `t` with every dirty entry of it.
   void write_back(uint32_t t, FtlWork& work);
-  // Program translation page id (user_pages + t): the next die on the
-  // translation pages' own cursor.
-  Ppn place_tpage(uint32_t id, FtlWork& work, bool& after_gc);
   void unlink(uint32_t lpn);
   void push_front(uint32_t lpn);  // most recently used end
 
@@ -111,7 +110,7 @@ class DftlFtl : public PageFtl {
   uint64_t tpages_;     // translation pages of the full table
   uint64_t capacity_;   // cache entries
   uint64_t cached_ = 0;
-  uint32_t tpage_cursor_ = 0;  // the die the next translation page goes to
+  DieCursor tpage_cursor_;  // where the next translation page goes (one per die in turn)
   // (The per-LPN tables are looked up at random: huge pages, big_table.h.)
   BigTable<uint8_t> flags_;          // per LPN: kCached, kDirty
   BigTable<uint32_t> prev_, next_;   // LRU list through the cached LPNs

@@ -103,20 +103,27 @@ void PageFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
 }
 
 Ppn PageFtl::place(uint32_t id, const PageContent& content, FtlWork& work, bool& after_gc) {
+  // Host data: one page per die in turn; with multi-plane, a multi-page
+  // command's pages one per plane of each die.
+  return place(cursor_, multi_page_ ? params_.die_pages : 1, id, content, work, after_gc);
+}
+
+Ppn PageFtl::place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const PageContent& content, FtlWork& work,
+                   bool& after_gc) {
   // Round-robin over dies, skipping a die that is full of valid data.
-  uint32_t die = die_cursor_;
+  uint32_t die = cursor.die;
   for (uint32_t tries = 0; die_valid_[die] >= die_cap_; ++tries) {
     if (tries == geo_.dies()) throw std::logic_error("page FTL: no die can accept a write (drive full)");
     die = (die + 1) % geo_.dies();
   }
-  // The next die in turn once this one has had its share of consecutive
-  // pages (one; with multi-plane, one per plane).
-  if (die != die_cursor_) die_turn_ = 0;  // the cursor's die was full: a fresh turn here
-  if (++die_turn_ >= (multi_page_ ? params_.die_pages : 1)) {
-    die_turn_ = 0;
-    die_cursor_ = (die + 1) % geo_.dies();
+  // The next die in turn once this one has had its share of `per_turn`
+  // consecutive pages.
+  if (die != cursor.die) cursor.turn = 0;  // the cursor's die was full: a fresh turn here
+  if (++cursor.turn >= per_turn) {
+    cursor.turn = 0;
+    cursor.die = (die + 1) % geo_.dies();
   } else {
-    die_cursor_ = die;
+    cursor.die = die;
   }
 
   const size_t ops_before = work.ops.size();
@@ -424,8 +431,8 @@ bool PageFtl::checkpoint(Checkpoint& c) {
     c.value(d.victim_wl);
     c.value(d.wl_pending);
   }
-  c.value(die_cursor_);
-  c.value(die_turn_);
+  c.value(cursor_.die);
+  c.value(cursor_.turn);
   c.value(multi_page_);
   c.value(stats_);
   c.value(picker_);
@@ -436,7 +443,7 @@ bool PageFtl::checkpoint(Checkpoint& c) {
   c.value(victim_valid_);
   c.value(bg_runs_);
   c.value(bg_pages_);
-  if (c.loading() && die_cursor_ >= geo_.dies()) c.fail("die cursor beyond the dies");
+  if (c.loading() && cursor_.die >= geo_.dies()) c.fail("die cursor beyond the dies");
   return true;
 }
 

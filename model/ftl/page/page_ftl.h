@@ -79,6 +79,17 @@ class PageFtl : public Ftl {
   // in turn, after the slice of foreground GC that die owes; sets `after_gc`
   // when that GC emitted ops the program must wait for. Returns the new Ppn.
   Ppn place(uint32_t id, const PageContent& content, FtlWork& work, bool& after_gc);
+  // Where a stream of writes goes next: its die, and the pages that die has
+  // taken in this turn. place() above is the host data's stream; an FTL with
+  // a stream of its own (dftl's translation pages) keeps its own cursor, so
+  // the two do not alias.
+  struct DieCursor {
+    uint32_t die = 0;
+    uint32_t turn = 0;
+  };
+  // place() for the stream of `cursor`, `per_turn` pages to a die in turn.
+  Ppn place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const PageContent& content, FtlWork& work,
+            bool& after_gc);
   // GC has just moved logical page `id` (its l2p_ entry is updated).
   virtual void on_moved(uint32_t /*id*/) {}
   // Next free page on `die` for host or GC data; sets `block` and `page`
@@ -114,8 +125,7 @@ class PageFtl : public Ftl {
   std::vector<Die> dies_;
   std::vector<uint64_t> die_valid_;  // valid pages per die
   uint64_t die_cap_ = 0;             // most valid pages a die may hold (see constructor)
-  uint32_t die_cursor_ = 0;
-  uint32_t die_turn_ = 0;            // host pages the cursor's die has taken in this turn
+  DieCursor cursor_;                 // the host data's stream (place())
   bool multi_page_ = false;          // the current host write command has several pages
   FtlStats stats_;
 

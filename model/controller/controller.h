@@ -107,12 +107,16 @@ class Controller : public sc_core::sc_module {
   void background();
   // Read one page from `at`; with `content`, append what the page held.
   // `bytes`: what crosses the bus and the DRAM port (host_bytes: the page,
-  // or with nand.partial_read the sectors wanted).
-  sc_time read_page(uint32_t lpn, uint32_t bytes, const sc_time& at, std::vector<ssdtlm::PageData>* content);
+  // or with nand.partial_read the sectors wanted). `lead_cycles`: firmware
+  // that runs on the core just before the page's lookup, as one task with
+  // it (a one-page read's command decode).
+  sc_time read_page(uint32_t lpn, uint32_t bytes, const sc_time& at, std::vector<ssdtlm::PageData>* content,
+                    uint64_t lead_cycles = 0);
   // Multi-plane: read `n` consecutive pages of `cmd` from `first` with their
   // flash work as one list; ends[k]: when page k's data is in DRAM. n = 1
-  // is read_page.
-  void read_pages(ssdtlm::HostCommand& cmd, uint64_t first, uint32_t n, const sc_time& at, sc_time* ends);
+  // is read_page (with `lead_cycles`; more pages: 0).
+  void read_pages(ssdtlm::HostCommand& cmd, uint64_t first, uint32_t n, const sc_time& at, sc_time* ends,
+                  uint64_t lead_cycles = 0);
   // The bytes of page `lpn` that cross the bus for `cmd` (nand.partial_read).
   uint32_t host_bytes(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
   // What the page read in `work` held (content checks).
@@ -169,8 +173,9 @@ class Controller : public sc_core::sc_module {
   // barrier that is not one (what it waits for: the ops before the head).
   static size_t head_of(const std::vector<ftl::FlashOp>& ops, size_t i);
   sc_time dram_access(uint32_t bytes, const sc_time& at);
-  // CPU time for the FTL's cycles, then its mapping-table traffic in DRAM.
-  sc_time charge(const ftl::FtlWork& work, const sc_time& at);
+  // CPU time for the FTL's cycles (after `lead_cycles` of other firmware,
+  // one task), then its mapping-table traffic in DRAM.
+  sc_time charge(const ftl::FtlWork& work, const sc_time& at, uint64_t lead_cycles = 0);
 
   SimConfig cfg_;
   FlashGeometry fgeo_;  // the FTL's view of the flash (multi-plane blocks, compressed pages)

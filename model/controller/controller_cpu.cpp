@@ -34,6 +34,16 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
   return cores_[best].fill(at, d);
 }
 
+sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles, uint64_t then) {
+  if (cores_.size() > 1 || cycles == 0 || then == 0) return execute(execute(at, cycles), then);
+  cycles_ += cycles + then;
+  // (Each step's time from its own cycles, as two calls would round them.)
+  const sc_time d = cycle_time_(cycles) + cycle_time_(then);
+  cores_[0].retire(ssdtlm::sim_time());
+  if (!tracks_.empty()) tracks_[0]->label(Activity::Firmware);
+  return cores_[0].fill(at, d);
+}
+
 void ControllerCpu::trace(std::vector<ActivityTrack*> cores) {
   tracks_ = std::move(cores);
   for (size_t i = 0; i < cores_.size(); ++i) cores_[i].observe(tracks_.at(i));

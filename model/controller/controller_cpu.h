@@ -22,6 +22,11 @@ class ControllerCpu : public sc_core::sc_module {
 
   // Run `cycles` of firmware no earlier than `at`; returns when they finish.
   sc_time execute(const sc_time& at, uint64_t cycles);
+  // Two steps back to back (`cycles`, then `then` from its end): with one
+  // core, one task (the same times as two calls, as a task fills the core's
+  // gaps in order, but one reservation); with more, each step on the core
+  // free first.
+  sc_time execute(const sc_time& at, uint64_t cycles, uint64_t then);
 
   double utilisation(const sc_time& elapsed) const;
   // When the last firmware work booked so far ends.

@@ -103,6 +103,9 @@ class DftlFtl : public PageFtl {
   void evict(FtlWork& work);
   // Read-modify-write of translation page `t` with every dirty entry of it.
   void write_back(uint32_t t, FtlWork& work);
+  // steady_state(): `touches` uniformly random entries made cached and
+  // dirty, with the cache's evictions and write-backs but no flash work.
+  void warm_cache(uint64_t seed, uint64_t touches);
   void unlink(uint32_t lpn);
   void push_front(uint32_t lpn);  // most recently used end
 

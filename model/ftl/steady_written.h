@@ -3,7 +3,6 @@
 // quickly under uniform random overwrites: block, bast, fast): every user
 // page written in order, then `overwrites` uniform random pages, each through
 // the FTL's own write path with no flash timing (FtlWork::record_ops off).
-// dftl warms its map cache with the random overwrites alone.
 #include <cstdint>
 #include <functional>
 
@@ -11,21 +10,6 @@
 #include "model/sim/random.h"
 
 namespace ssd::ftl {
-
-// `overwrites` uniform random user pages, each through the FTL's own write
-// path with no flash timing.
-inline void overwrite_at_random(Ftl& ftl, uint64_t seed, uint64_t overwrites,
-                                const std::function<uint64_t(uint64_t)>& version) {
-  FtlWork w;
-  w.record_ops = false;
-  const uint64_t pages = ftl.user_pages();
-  Random rng(seed);
-  for (uint64_t i = 0; i < overwrites; ++i) {
-    const uint64_t l = rng.below(pages);
-    w.clear();
-    ftl.write(Lpn(uint32_t(l)), version(l), w);
-  }
-}
 
 inline void fill_then_overwrite(Ftl& ftl, uint64_t seed, uint64_t overwrites,
                                 const std::function<uint64_t(uint64_t)>& version) {
@@ -36,7 +20,12 @@ inline void fill_then_overwrite(Ftl& ftl, uint64_t seed, uint64_t overwrites,
     w.clear();
     ftl.write(Lpn(uint32_t(l)), version(l), w);
   }
-  overwrite_at_random(ftl, seed, overwrites, version);
+  Random rng(seed);
+  for (uint64_t i = 0; i < overwrites; ++i) {
+    const uint64_t l = rng.below(pages);
+    w.clear();
+    ftl.write(Lpn(uint32_t(l)), version(l), w);
+  }
 }
 
 }  // namespace ssd::ftl

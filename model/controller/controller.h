@@ -197,14 +197,21 @@ class Controller : public sc_core::sc_module {
   // their own program, whose end the command has not answered yet.)
   bool host_reading_ = false;
   // nand.suspend, write-through: the command being served, and per die its
-  // suspendable ops not yet ended (their ends, their commands); per
-  // command, when its flash work ends.
+  // suspendable ops (their ends, their commands), the ended ones dropped
+  // once the list has doubled since the last drop (an op's cost stays O(1)
+  // with a deep queue of GC work behind the die; an ended op is never
+  // moved, so it does no harm meanwhile); per command, when its flash work
+  // ends.
   ssdtlm::HostCommand* awaiting_ = nullptr;
   struct Awaited {
     sc_time end;
     ssdtlm::HostCommand* cmd = nullptr;
   };
-  std::vector<std::vector<Awaited>> awaited_;
+  struct AwaitedOps {
+    std::vector<Awaited> ops;
+    size_t drop_at = 64;  // drop the ended ops when there are this many
+  };
+  std::vector<AwaitedOps> awaited_;
   std::unordered_map<const ssdtlm::HostCommand*, sc_time> flash_done_;
   uint64_t trims_ignored_ = 0;
   bool ftl_buffered_ = false;  // the FTL answered a write without programming it

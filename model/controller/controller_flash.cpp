@@ -165,9 +165,13 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   flash[g.channel_of(die).v]->b_transport(flash_trans_, delay);
   if (!flash_cmd_.resumed.empty()) resumed(die.v, flash_cmd_.resumed);
   if (awaiting_ && flash_cmd_.suspendable) {
-    std::vector<Awaited>& live = awaited_[die.v];
-    live.erase(std::remove_if(live.begin(), live.end(), [&](const Awaited& a) { return a.end <= now; }), live.end());
-    live.push_back({now + delay, awaiting_});
+    AwaitedOps& live = awaited_[die.v];
+    if (live.ops.size() >= live.drop_at) {
+      live.ops.erase(std::remove_if(live.ops.begin(), live.ops.end(), [&](const Awaited& a) { return a.end <= now; }),
+                     live.ops.end());
+      live.drop_at = std::max<size_t>(64, 2 * live.ops.size());
+    }
+    live.ops.push_back({now + delay, awaiting_});
   }
   return now + delay;
 }
@@ -183,7 +187,7 @@ void Controller::resumed(uint32_t die, const std::vector<std::pair<sc_time, sc_t
   // search per live op, not a scan of them per move (a read suspending a
   // queue of thousands of programs and erases moves them all).
   const auto by_from = [](const std::pair<sc_time, sc_time>& m, const sc_time& t) { return m.first > t; };
-  for (Awaited& a : awaited_[die]) {
+  for (Awaited& a : awaited_[die].ops) {
     const auto m = std::lower_bound(moves.begin(), moves.end(), a.end, by_from);
     if (m == moves.end() || m->first != a.end) continue;
     const sc_time& to = m->second;

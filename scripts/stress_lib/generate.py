@@ -117,6 +117,16 @@ class Generator(FtlOptions):
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.01", "0.05"]))
         elif pre == "used" or rng.random() < 0.05:
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.5", "1.0", "2", "30%", "0.01"]))
+        tiny_cache = self.ftl == "dftl" and self.map_cache // self.entry < user_pages // 64
+        if self.has("state") and self.op >= 0.05 and self.merge_pages <= 64 and not tiny_cache \
+                and rng.random() < 0.08:
+            # The modelled steady state instead (every FTL's own; refused, one line, for a GC policy
+            # or plug-in without a model). It is a full overwrite: as for `used` above, not with
+            # almost no spare or a dftl map cache of a few entries (a deep queue of GC work behind
+            # each die, whose calendars then hold many small gaps that their searches walk one by
+            # one: minutes) nor with large merges (block/bast/fast write it short, merge by merge).
+            a[:] = [(k, v) for k, v in a if not k.startswith("precondition")]
+            self._set(a, "state", "steady")
         if kind == "trace":
             self._trace(a)
             if any(k == "trace" and "fstrim" in v for k, v in a):

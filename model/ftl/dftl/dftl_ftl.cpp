@@ -90,7 +90,7 @@ int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
   return index;
 }
 
-void DftlFtl::evict(FtlWork& work) {
+uint32_t DftlFtl::pop_lru() {
   const uint32_t victim = tail_;
   // Unlink the tail (its next_ is known to be none: not read, a cache miss).
   tail_ = prev_[victim];
@@ -100,13 +100,30 @@ void DftlFtl::evict(FtlWork& work) {
   // eviction will touch while this one's work goes on.
   if (tail_ != kNone)
     __builtin_prefetch(&prev_[tail_]), __builtin_prefetch(&flags_[tail_]), __builtin_prefetch(&next_[tail_], 1);
+  flags_[victim] &= uint8_t(~kCached);
+  return victim;
+}
+
+void DftlFtl::evict(FtlWork& work) {
   // Out of the cache before the write-back: GC run by its program may move
   // the victim's page, and must then bring the entry back in (dirty).
-  flags_[victim] &= uint8_t(~kCached);
+  const uint32_t victim = pop_lru();
   if (flags_[victim] & kDirty) {
     ++map_.dirty_evictions;
     write_back(victim / per_tpage_, work);  // cleans the victim with the rest of its page
   }
+}
+
+uint32_t DftlFtl::clean(uint32_t t) {
+  const uint32_t first = t * per_tpage_, end = uint32_t(std::min<uint64_t>(first + per_tpage_, user_pages_));
+  uint32_t merged = 0;
+  for (uint32_t l = first; l < end; ++l) {
+    const uint32_t d = flags_[l] >> 1;  // branch-free: the loop vectorises
+    merged += d;
+    on_flash_[l] = d ? l2p_[l] : on_flash_[l];
+    flags_[l] &= uint8_t(~kDirty);
+  }
+  return merged;
 }
 
 void DftlFtl::write_back(uint32_t t, FtlWork& work) {
@@ -121,14 +138,7 @@ void DftlFtl::write_back(uint32_t t, FtlWork& work) {
     invalidate(l2p_[id]);
   }
   // Merge the dirty entries (read from the cache in DRAM) into the page.
-  const uint32_t first = t * per_tpage_, end = uint32_t(std::min<uint64_t>(first + per_tpage_, user_pages_));
-  uint32_t merged = 0;
-  for (uint32_t l = first; l < end; ++l) {
-    const uint32_t d = flags_[l] >> 1;  // branch-free: the loop vectorises
-    merged += d;
-    on_flash_[l] = d ? l2p_[l] : on_flash_[l];
-    flags_[l] &= uint8_t(~kDirty);
-  }
+  const uint32_t merged = clean(t);
   map_.written_back += merged;
   work.map_reads += merged;
   work.cpu_cycles += params_.cycles.map_update;
@@ -284,17 +294,8 @@ void DftlFtl::warm_cache(uint64_t seed, uint64_t touches) {
   // hold new addresses: cleaning one records its address as the write-back
   // would.)
   const auto drop_lru = [this] {
-    const uint32_t victim = tail_;
-    unlink(victim);
-    --cached_;
-    flags_[victim] &= uint8_t(~kCached);
-    if (!(flags_[victim] & kDirty)) return;
-    const uint32_t first = victim / per_tpage_ * per_tpage_;
-    const uint32_t end = uint32_t(std::min<uint64_t>(first + per_tpage_, user_pages_));
-    for (uint32_t l = first; l < end; ++l) {
-      if (flags_[l] & kDirty) on_flash_[l] = l2p_[l];
-      flags_[l] &= uint8_t(~kDirty);
-    }
+    const uint32_t victim = pop_lru();
+    if (flags_[victim] & kDirty) clean(victim / per_tpage_);
   };
   Random rng(seed);
   for (uint64_t i = 0; i < touches; ++i) {

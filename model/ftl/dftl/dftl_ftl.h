@@ -101,6 +101,12 @@ class DftlFtl : public PageFtl {
     while (cached_ > capacity_) evict(work);
   }
   void evict(FtlWork& work);
+  // Take the least recently used entry out of the cache (uncached, its
+  // dirty flag kept); returns it.
+  uint32_t pop_lru();
+  // Translation page `t`'s dirty entries made clean, their addresses now
+  // what the page on flash says; returns how many.
+  uint32_t clean(uint32_t t);
   // Read-modify-write of translation page `t` with every dirty entry of it.
   void write_back(uint32_t t, FtlWork& work);
   // steady_state(): `touches` uniformly random entries made cached and

@@ -13,15 +13,11 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles) {
   if (cycles == 0) return at;
   cycles_ += cycles;
   const sc_time d = cycle_time_(cycles);
-  const sc_time now = ssdtlm::sim_time();
   // Firmware tasks interleave on a core (an event loop between NAND and host
   // interrupts), so a task fills idle gaps in pieces; pick the core on which
   // it would start first (with one core, no choice to make).
-  if (cores_.size() == 1) {
-    cores_[0].retire(now);
-    if (!tracks_.empty()) tracks_[0]->label(Activity::Firmware);
-    return cores_[0].fill(at, d);
-  }
+  if (cores_.size() == 1) return on_the_core(at, d);
+  const sc_time now = ssdtlm::sim_time();
   size_t best = 0;
   sc_time best_start;
   for (size_t i = 0; i < cores_.size(); ++i) {
@@ -38,7 +34,10 @@ sc_time ControllerCpu::execute(const sc_time& at, uint64_t cycles, uint64_t then
   if (cores_.size() > 1 || cycles == 0 || then == 0) return execute(execute(at, cycles), then);
   cycles_ += cycles + then;
   // (Each step's time from its own cycles, as two calls would round them.)
-  const sc_time d = cycle_time_(cycles) + cycle_time_(then);
+  return on_the_core(at, cycle_time_(cycles) + cycle_time_(then));
+}
+
+sc_time ControllerCpu::on_the_core(const sc_time& at, const sc_time& d) {
   cores_[0].retire(ssdtlm::sim_time());
   if (!tracks_.empty()) tracks_[0]->label(Activity::Firmware);
   return cores_[0].fill(at, d);

@@ -37,6 +37,9 @@ class ControllerCpu : public sc_core::sc_module {
   void trace(std::vector<ActivityTrack*> cores);
 
  private:
+  // One core: `d` of firmware from `at` in its gaps; returns when it ends.
+  sc_time on_the_core(const sc_time& at, const sc_time& d);
+
   CpuConfig cfg_;
   ssdtlm::RateTimes cycle_time_;  // cycles -> time at the core clock
   std::vector<ssdtlm::Timeline> cores_;

@@ -33,6 +33,13 @@ std::string number(double v) {
   std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
+// Option `key`, a whole number from 1 to `max`; else refused with `message`
+// and the value.
+uint32_t count(const FtlParams& p, const char* key, uint32_t max, const std::string& message) {
+  const double v = p.options.get(key);
+  if (v < 1 || v > max || v != std::floor(v)) throw FtlConfigError(key, message + number(v));
+  return uint32_t(v);
+}
 }  // namespace
 
 BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
@@ -47,18 +54,12 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
   // multiple of it: the planes' pages alternate.)
   unit_ = std::max<uint32_t>(1, p.die_pages);
   lpb_ = stripe_ * geo_.pages_per_block;
-  const double buffer = p.options.get("ftl.block.buffer");
-  if (buffer < 1 || buffer > lpb_ || buffer != std::floor(buffer))
-    throw FtlConfigError("ftl.block.buffer", "the write buffer must hold 1 to the pages of a logical block (" +
-                                                 std::to_string(lpb_) + ": stripe x pages_per_block) pages, not " +
-                                                 number(buffer));
-  buffer_pages_ = uint32_t(buffer);
-  const double blocks = p.options.get("ftl.block.buffer_blocks");
-  if (blocks < 1 || blocks > buffer_pages_ || blocks != std::floor(blocks))
-    throw FtlConfigError("ftl.block.buffer_blocks", "the write buffer holds pages of 1 to ftl.block.buffer (" +
-                                                        std::to_string(buffer_pages_) + ") logical blocks, not " +
-                                                        number(blocks));
-  buffer_blocks_ = uint32_t(blocks);
+  buffer_pages_ = count(p, "ftl.block.buffer", lpb_,
+                        "the write buffer must hold 1 to the pages of a logical block (" + std::to_string(lpb_) +
+                            ": stripe x pages_per_block) pages, not ");
+  buffer_blocks_ = count(p, "ftl.block.buffer_blocks", buffer_pages_,
+                         "the write buffer holds pages of 1 to ftl.block.buffer (" + std::to_string(buffer_pages_) +
+                             ") logical blocks, not ");
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
   logical_blocks_ = uint32_t((user_pages_ + lpb_ - 1) / lpb_);
   // Group 0 holds the most logical blocks (L % groups); each needs its own

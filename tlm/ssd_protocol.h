@@ -45,6 +45,11 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
     sc_time at;
   };
   std::vector<DataReady> ready;
+  // Writes: when each Data FIS's payload has crossed the link, in LBA order
+  // (filled by the SATA interface), so the controller can land each in its
+  // buffer as it arrives. Empty: all of it is there when the command reaches
+  // the controller (a RAID chip's sub-command, a plain TLM payload).
+  std::vector<DataReady> arrived;
   // Content checks only (`check.content`): the tag of a write's data, and
   // for a read what each page held (filled by the drive when it tracks content).
   uint64_t data_tag = 0;

@@ -185,8 +185,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       host_reading_ = false;
       break;
     case HostOp::Write: {
-      // The SATA interface already moved the data over the link: stage it in DRAM.
-      t = dram_access(uint32_t(cmd.bytes), t);
+      t = stage_write_data(cmd, now + delay, t);
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
       // nand.suspend: the command's programs may be suspended by a read; the
@@ -429,6 +428,24 @@ sc_time Controller::charge(const ftl::FtlWork& work, const sc_time& at, uint64_t
   const uint32_t entries = work.map_reads + work.map_writes;
   if (entries) t = dram_access(entries * cfg_.dram.map_entry_bytes, t);
   return t;
+}
+
+sc_time Controller::stage_write_data(const HostCommand& cmd, const sc_time& arrival, const sc_time& decoded) {
+  // Without arrival times the data is all there: one transfer into DRAM.
+  if (cmd.arrived.empty()) return dram_access(uint32_t(cmd.bytes), decoded);
+  // The firmware decodes the command before it sets up the DMA, so the data
+  // streams in that much after the link's own timing: each Data FIS lands
+  // in DRAM as it arrives, and a large write's buffer traffic overlaps its
+  // link transfer instead of following it. (A one-FIS write: one transfer
+  // at `decoded`, as without arrival times.)
+  const sc_time setup = decoded - arrival;
+  sc_time staged = decoded;
+  uint64_t from = 0;
+  for (const HostCommand::DataReady& piece : cmd.arrived) {
+    staged = std::max(staged, dram_access(uint32_t(piece.end - from), piece.at + setup));
+    from = piece.end;
+  }
+  return staged;
 }
 
 sc_time Controller::dram_access(uint32_t bytes, const sc_time& at) {

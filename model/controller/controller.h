@@ -173,6 +173,11 @@ class Controller : public sc_core::sc_module {
   // barrier that is not one (what it waits for: the ops before the head).
   static size_t head_of(const std::vector<ftl::FlashOp>& ops, size_t i);
   sc_time dram_access(uint32_t bytes, const sc_time& at);
+  // A write's data into DRAM: each Data FIS as it arrives (cmd.arrived),
+  // shifted by the decode that precedes the DMA (`arrival` is when the
+  // whole command reached the controller, `decoded` when its decode ended);
+  // when all of it is there.
+  sc_time stage_write_data(const ssdtlm::HostCommand& cmd, const sc_time& arrival, const sc_time& decoded);
   // CPU time for the FTL's cycles (after `lead_cycles` of other firmware,
   // one task), then its mapping-table traffic in DRAM.
   sc_time charge(const ftl::FtlWork& work, const sc_time& at, uint64_t lead_cycles = 0);

@@ -116,11 +116,11 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   host_cpu(hc_.cmd_overhead);
   // A fresh command, but its vectors keep their memory: assigning a new
   // HostCommand would free and reallocate them on every IO.
-  std::vector<HostCommand::DataReady> ready = std::move(cmd.ready);
+  std::vector<HostCommand::DataReady> ready = std::move(cmd.ready), arrived = std::move(cmd.arrived);
   std::vector<ssdtlm::PageData> content = std::move(cmd.content);
   cmd = HostCommand{};
-  ready.clear(), content.clear();
-  cmd.ready = std::move(ready), cmd.content = std::move(content);
+  ready.clear(), arrived.clear(), content.clear();
+  cmd.ready = std::move(ready), cmd.arrived = std::move(arrived), cmd.content = std::move(content);
   cmd.op = req.op;
   cmd.offset = req.offset;
   cmd.bytes = req.bytes;

@@ -52,12 +52,15 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   const sc_time fis = link_.book(arrival, cfg_.cmd_overhead);
   sc_time t = fis + cfg_.cmd_overhead;
   if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
-  if (cmd.op == HostOp::Write)  // Data FISes in order, each when the link is free
+  if (cmd.op == HostOp::Write) {  // Data FISes in order, each when the link is free
+    cmd.arrived.clear();
     for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
-      const sc_time xfer =
-          transfer_time_(std::min(ssdtlm::kDataFisBytes, cmd.bytes - at)) + cfg_.fis_overhead;
+      const uint64_t n = std::min(ssdtlm::kDataFisBytes, cmd.bytes - at);
+      const sc_time xfer = transfer_time_(n) + cfg_.fis_overhead;
       t = link_.book(t, xfer) + xfer;
+      cmd.arrived.push_back({at + n, t});
     }
+  }
 
   delay = t - now;
   controller->b_transport(trans, delay);

@@ -43,6 +43,19 @@ TEST(IdleLatency, Write4kIntoWriteCacheCompletesFromDram) {
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
 }
 
+TEST(IdleLatency, Write64kIntoWriteCacheLandsEachDataFisInDramAsItArrives) {
+  // 64 KiB cross the link as 8 Data FISes of 8 KiB. Each lands in DRAM as
+  // it arrives (shifted by the decode that precedes the DMA), so only the
+  // last FIS's staging follows the link, not the whole command's.
+  auto r = ssdtest::simulate(drive({"--precondition=none", "--dram.write_cache=16m", "--workload.rw=write",
+                                    "--workload.bs=64k", "--workload.iodepth=1", "--workload.number_ios=1"}));
+  // The DRAM keeps up: a FIS's staging (60 ns + 8 KiB at 666 MB/s) is
+  // shorter than the next FIS's link time (8 KiB at 300 MB/s).
+  ASSERT_LT(dram(8192), ps_xfer(8192, kSata));
+  const uint64_t expected = kCmd + 8 * ps_xfer(8192, kSata) + kDecode + dram(8192) + kComplete;
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
+}
+
 TEST(IdleLatency, Read128kSpreadsOverChannelsAndDies) {
   // seq-fill striped LPN i onto die i (channel i % 8), so a 128 KiB read
   // touches 32 dies, 4 per channel. The firmware issues the pages one after

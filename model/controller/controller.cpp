@@ -72,6 +72,11 @@ void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (cfg_.idle_after != sc_core::SC_ZERO_TIME) host_event_.notify();  // only the idle loop waits on it
 }
 
+void Controller::host_finished() {
+  host_finished_ = true;
+  host_event_.notify();  // an idle loop waiting for quiet or for work ends
+}
+
 void Controller::begin(const HostCommand& cmd, uint64_t first, uint64_t last) {
   const ftl::HostRun::Op op = cmd.op == HostOp::Read    ? ftl::HostRun::Op::Read
                               : cmd.op == HostOp::Write ? ftl::HostRun::Op::Write
@@ -95,6 +100,7 @@ void Controller::background() {
   std::vector<uint32_t> mine;  // the dies of this loop's slice (idle_dies > 1)
   const FlashGeometry& g = cfg_.nand.geometry;
   for (;;) {
+    if (host_finished_) return;
     const sc_time now = ssdtlm::sim_time(), quiet_at = last_host_done_ + cfg_.idle_after;
     if (now < quiet_at) {
       sc_core::wait(quiet_at - now, host_event_);

@@ -59,6 +59,10 @@ class Controller : public sc_core::sc_module {
   const WriteCache& write_cache() const { return cache_; }
   // Slices of idle-time work the FTL returned (ftl.idle_after).
   uint64_t background_slices() const { return background_slices_; }
+  // The host has stopped for good: the timed phase ends with its last
+  // completion. A slice of idle-time work under way finishes (drain); no
+  // new one starts (a drive left idle is a state phase, idle:TIME).
+  void host_finished();
   // TRIM commands completed without unmapping (controller.trim=false).
   uint64_t trims_ignored() const { return trims_ignored_; }
   // Some write was acknowledged before its page was programmed: held in the
@@ -193,7 +197,8 @@ class Controller : public sc_core::sc_module {
   uint64_t version_ = 0;  // tags each written page
   uint64_t next_lpn_[3] = {UINT64_MAX, UINT64_MAX, UINT64_MAX};  // per op: the page after the last command's
   sc_time last_host_done_ = sc_core::SC_ZERO_TIME;  // latest completion given to a host command
-  sc_core::sc_event host_event_;                     // a host command arrived
+  sc_core::sc_event host_event_;                     // a host command arrived, or the host finished
+  bool host_finished_ = false;
   uint64_t background_slices_ = 0;
   std::vector<uint8_t> bg_busy_;  // ftl.idle_dies > 1: per die, the idle loops' slices working on it
   bool suspendable_ = false;  // nand.suspend: the ops being issued may be suspended by a read

@@ -32,7 +32,7 @@ Host::Host(sc_core::sc_module_name name, const std::vector<HostStream>& streams,
   uint32_t slot_id = 0;
   for (uint32_t s = 0; s < streams_.size(); ++s)
     for (uint32_t i = 0; i < streams_[s].iodepth; ++i, ++slot_id)
-      sc_core::sc_spawn([this, s] { slot(s); }, ("host_slot_" + std::to_string(slot_id)).c_str());
+      ++running_slots_, sc_core::sc_spawn([this, s] { slot(s); }, ("host_slot_" + std::to_string(slot_id)).c_str());
 }
 
 void Host::host_cpu(const sc_time& cost) {
@@ -74,6 +74,7 @@ void Host::slot(uint32_t stream) {
     if (!failure_) failure_ = std::current_exception();
     stop(StopReason::Error);
   }
+  if (--running_slots_ == 0 && finished_) finished_();
 }
 
 bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req,

@@ -78,6 +78,9 @@ class Host : public sc_core::sc_module {
        const HostConfig& hc = {});
 
   void on_completion(std::function<void(const IoCompletion&)> f) { observer_ = std::move(f); }
+  // Called once, when every slot has stopped for good (the workload is done
+  // and its last command completed, or an error stopped the run).
+  void on_finished(std::function<void()> f) { finished_ = std::move(f); }
   const OpStats& stats(ssdtlm::HostOp op) const { return stats_[size_t(op)]; }
   // Time the last request completed.
   sc_time last_completion() const { return last_completion_; }
@@ -112,6 +115,8 @@ class Host : public sc_core::sc_module {
   ssdtlm::Timeline host_cpu_;
   std::array<OpStats, 4> stats_;
   std::function<void(const IoCompletion&)> observer_;
+  std::function<void()> finished_;
+  uint32_t running_slots_ = 0;
   sc_time last_completion_ = sc_core::SC_ZERO_TIME;
   uint64_t completed_ = 0, errors_ = 0;
   // Non-queued FLUSH: while `flushing_`, no slot takes a new request;

@@ -138,6 +138,12 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   streams_ = streams;
   host_ = std::make_unique<Host>("host", streams, shadow_.get(), cfg_.host);
   host_->socket.bind(hdd_ ? hdd_->sata.host : drive_->sata.host);
+  // The timed phase ends with the host's last completion: the firmware
+  // starts no idle-time work after it (work in flight drains).
+  if (drive_)
+    host_->on_finished([this] {
+      for (uint32_t m = 0; m < drive_->members(); ++m) drive_->member_controller(m).host_finished();
+    });
 
   // Progress, checked every 16k IOs. The run ends at the first limit it
   // reaches: the synthetic workload's number_ios, or the streams' runtime

@@ -403,14 +403,19 @@ TEST(HybridTiming, UsedThenLeftIdleMergesItsLogBlocks) {
                                     "--precondition=none", "--ftl.name=bast", "--ftl.idle_after=1ms"}));
   Simulation sim(opts.config());
   // LPN 1 and LPN 5 open one log each (page 0 holding offset 1: not in
-  // order). The host then stays quiet: two idle slices, each a full merge
-  // of one logical block: a pad at offset 0, then the copy of offset 1.
+  // order). The host then stays quiet for a second, then sends a FLUSH
+  // CACHE (no flash work; the run ends with the host's last completion):
+  // two idle slices, each a full merge of one logical block: a pad at
+  // offset 0, then the copy of offset 1.
   std::vector<HostRequest> reqs;
   for (uint64_t lpn : {1, 5}) {
     HostRequest q;
     q.op = ssdtlm::HostOp::Write, q.offset = lpn * 4096, q.bytes = 4096;
     reqs.push_back(q);
   }
+  HostRequest flush;
+  flush.op = ssdtlm::HostOp::Flush, flush.timed = true, flush.arrival = sc_core::sc_time(1, sc_core::SC_SEC);
+  reqs.push_back(flush);
   Timed src(reqs);
   sim.run(&src, 1);
   const auto r = sim.report();

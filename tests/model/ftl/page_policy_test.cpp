@@ -190,6 +190,11 @@ nlohmann::json burst_after_idle(std::vector<std::string> extra) {
   const uint64_t start = 20000000000000ull;  // 20 s of quiet
   for (uint64_t i = 0; i < kBurst; ++i)
     reqs.push_back(at(ssdtlm::HostOp::Write, (i * 37) % 3000, start + i * (kWrite + 1000 * kNs)));
+  // Then 20 s of quiet again, ended by a FLUSH CACHE (no flash work): the
+  // run ends with the host's last completion, and idle-time work needs the
+  // host still there (docs/report.md).
+  reqs.push_back(at(ssdtlm::HostOp::Flush, 0, 2 * start + kBurst * (kWrite + 1000 * kNs)));
+  reqs.back().bytes = 0;
   Timed src(reqs);
   sim.run(&src, 1);
   return sim.report();

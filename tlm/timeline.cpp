@@ -31,13 +31,54 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
 sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& next) const {
   sc_time t = at;
   size_t i = first_ending_after(at);
+  const size_t first = i;
+  size_t blocks = 0;
   for (; i < busy_list_.size(); ++i) {
+    // At a block's first position past the first interval, t is the end of
+    // the interval before it: the block's gaps are the candidates. If the
+    // longest is too short, t becomes the end of its last interval; the
+    // largest such block that starts here is skipped.
+    if (i % kGapBlock == 0 && i != first) {
+      if (i / kGapBlock >= gaps_valid_ && ++blocks > 2) index_gaps();
+      size_t skip = 0;
+      for (size_t level = 0, span = kGapBlock;
+           level < gap_levels_.size() && i % span == 0 && (i + span) / kGapBlock <= gaps_valid_;
+           ++level, span *= kGapBlock) {
+        if (gap_levels_[level][i / span] >= duration) break;
+        skip = span;
+      }
+      if (skip) {
+        i += skip - 1;
+        t = busy_list_[i].end;
+        continue;
+      }
+    }
     const Interval& iv = busy_list_[i];
     if (t + duration <= iv.start) break;
     if (iv.end > t) t = iv.end;
   }
   next = i;
   return t;
+}
+
+void Timeline::index_gaps() const {
+  const size_t n = busy_list_.size();
+  size_t from = gaps_valid_;  // the first stale block of the level
+  for (size_t level = 0, span = kGapBlock; n / span > 0; ++level, span *= kGapBlock, from /= kGapBlock) {
+    if (gap_levels_.size() == level) gap_levels_.emplace_back();
+    std::vector<sc_time>& g = gap_levels_[level];
+    g.resize(n / span);
+    for (size_t j = from; j < g.size(); ++j) {
+      sc_time longest = sc_core::SC_ZERO_TIME;
+      if (level == 0)
+        for (size_t k = std::max<size_t>(j * kGapBlock, 1); k < (j + 1) * kGapBlock; ++k)
+          longest = std::max(longest, busy_list_[k].start - busy_list_[k - 1].end);
+      else
+        for (size_t c = j * kGapBlock; c < (j + 1) * kGapBlock; ++c) longest = std::max(longest, gap_levels_[level - 1][c]);
+      g[j] = longest;
+    }
+  }
+  gaps_valid_ = n / kGapBlock;
 }
 
 void Timeline::reserve(const sc_time& start, const sc_time& duration) {
@@ -58,9 +99,9 @@ inline void Timeline::reserve_at(const sc_time& start, const sc_time& duration, 
   if (start >= last_end_) {  // after every reservation: append (or extend the last live one)
     last_end_ = end;
     if (busy_list_.size() > head_ && busy_list_.back().end == start)
-      busy_list_.back().end = end;
+      busy_list_.back().end = end;  // (no gap changes: the one after the last is not indexed)
     else
-      busy_list_.push_back(Interval{start, end});
+      busy_list_.push_back(Interval{start, end}), touched(busy_list_.size() - 1);
     return;
   }
   reserve_before(i, start, end);
@@ -69,6 +110,7 @@ inline void Timeline::reserve_at(const sc_time& start, const sc_time& duration, 
 inline size_t Timeline::reserve_before(size_t i, const sc_time& start, const sc_time& end) {
   if (end > last_end_) last_end_ = end;
   Interval* const list = busy_list_.data();
+  touched(i);  // the gap before position i changes (or the list moves from there)
   // Merge with a neighbour that touches, so back-to-back work stays one entry.
   if (i > head_ && list[i - 1].end == start) {
     list[i - 1].end = end;
@@ -90,10 +132,12 @@ size_t Timeline::join(size_t i) {
   const auto front = busy_list_.begin() + ptrdiff_t(head_), at = busy_list_.begin() + ptrdiff_t(i);
   busy_list_[i].start = busy_list_[i - 1].start;
   if (i - head_ < busy_list_.size() - i) {
+    touched(head_);  // the positions from head_ to i move
     std::move_backward(front, at - 1, at);
     ++head_;
     return i;
   }
+  touched(i - 1);  // the positions after i - 1 move
   busy_list_.erase(at - 1);
   return i - 1;
 }
@@ -101,12 +145,13 @@ size_t Timeline::join(size_t i) {
 size_t Timeline::insert(size_t i, const Interval& iv) {
   const auto front = busy_list_.begin() + ptrdiff_t(head_), at = busy_list_.begin() + ptrdiff_t(i);
   if (i - head_ < busy_list_.size() - i && head_ > 0) {
+    touched(head_ - 1);  // the positions from head_ - 1 to i move
     std::move(front, at, front - 1);
     --head_;
     busy_list_[i - 1] = iv;
     return i - 1;
   }
-  busy_list_.insert(at, iv);
+  busy_list_.insert(at, iv);  // (the positions from i move: reserve_before() marked them)
   return i;
 }
 
@@ -178,6 +223,7 @@ void Timeline::retire_ended(const sc_time& now) {
   if (head_ > 64 && head_ * 2 > busy_list_.size()) {
     busy_list_.erase(busy_list_.begin(), busy_list_.begin() + ptrdiff_t(head_));
     head_ = 0;
+    gaps_valid_ = 0;  // every position moved
   }
 }
 

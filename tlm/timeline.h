@@ -112,6 +112,12 @@ class Timeline {
   size_t join(size_t i);
   size_t insert(size_t i, const Interval& iv);
   void retire_ended(const sc_time& now);
+  // The list changed at position i: the gap index no longer holds from its block on.
+  void touched(size_t i) {
+    if (i / kGapBlock < gaps_valid_) gaps_valid_ = i / kGapBlock;
+  }
+  // Bring the gap index up to date over the full blocks of the list.
+  void index_gaps() const;
 
   // The live intervals are maximal: two reservations that touch are one
   // entry (what the searches see depends on it, for a zero-length find).
@@ -120,6 +126,16 @@ class Timeline {
   sc_time busy_ = sc_core::SC_ZERO_TIME;
   sc_time last_end_ = sc_core::SC_ZERO_TIME;
   TimelineObserver* observer_ = nullptr;
+  // The gap index: for each block of kGapBlock list positions, the longest
+  // gap before an interval of it (start minus the previous interval's end);
+  // level L has blocks of kGapBlock^(L+1) positions. find() skips the
+  // largest block whose longest gap is too short, so a search behind a deep
+  // queue of bookings with many small gaps (GC work booked ahead on a die)
+  // is not a walk over every one. A cache: rebuilt from the first changed
+  // block when a search has walked past a few blocks.
+  static constexpr size_t kGapBlock = 16;
+  mutable std::vector<std::vector<sc_time>> gap_levels_;
+  mutable size_t gaps_valid_ = 0;  // level-0 blocks [0, gaps_valid_) are up to date (and the levels above them)
 };
 
 }  // namespace ssdtlm

@@ -173,4 +173,46 @@ TEST(Timeline, AnswersAsTheReferenceCalendar) {
   }
 }
 
+// Behind a deep queue (GC work booked far ahead on a die: thousands of
+// bookings with gaps shorter than most requests) a search skips blocks of
+// 16, 256 and 4096 intervals whose gaps are all too short; what it answers
+// must not change, including after bookings land in the middle of the queue
+// and the retired front is dropped.
+TEST(Timeline, AnswersAsTheReferenceBehindADeepQueue) {
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    std::mt19937_64 rng(seed);
+    const auto ps = [](uint64_t v) { return sc_time::from_value(v); };
+    ssdtlm::Timeline fast;
+    ReferenceTimeline ref;
+    std::vector<std::pair<sc_time, sc_time>> ref_log;
+    uint64_t end = 0;
+    for (int k = 0; k < 9000; ++k) {  // the queue: bookings 1-6 long, gaps 1-4 (a few 5-20)
+      end += 1 + (rng() % 50 == 0 ? 4 + rng() % 16 : rng() % 4);
+      const sc_time d = ps(1 + rng() % 6);
+      ASSERT_EQ(fast.book(ps(end), d), ref.book(ps(end), d, ref_log));
+      end += d.value();
+    }
+    uint64_t now = 0;
+    for (int step = 0; step < 6000; ++step) {
+      const sc_time at = ps(now + rng() % (end - now + 10));
+      const sc_time d = ps(1 + rng() % 24);  // mostly longer than the queue's gaps
+      const uint64_t r = rng() % 100;
+      if (r < 55) {
+        ASSERT_EQ(fast.find(at, d), ref.find(at, d)) << "seed " << seed << " step " << step;
+      } else if (r < 75) {
+        const sc_time small = ps(1 + rng() % 3);  // lands in a gap of the queue
+        ASSERT_EQ(fast.book(at, small), ref.book(at, small, ref_log)) << "seed " << seed << " step " << step;
+      } else if (r < 90) {
+        const sc_time piece = ps(1 + rng() % 30);
+        ASSERT_EQ(fast.fill(at, piece), ref.fill(at, piece, ref_log)) << "seed " << seed << " step " << step;
+      } else {
+        now += rng() % 400;
+        fast.retire(ps(now));
+        ref.retire(ps(now));
+      }
+    }
+    ASSERT_EQ(fast.busy(), ref.busy());
+  }
+}
+
 }  // namespace

@@ -29,17 +29,34 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
 }
 
 sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& next) const {
+  // Most searches end within a few intervals: the plain walk over the first
+  // kGapBlock of them, then the block-skipping walk (out of line).
   sc_time t = at;
   size_t i = first_ending_after(at);
-  const size_t first = i;
-  size_t blocks = 0;
-  for (; i < busy_list_.size(); ++i) {
-    // At a block's first position past the first interval, t is the end of
-    // the interval before it: the block's gaps are the candidates. If the
-    // longest is too short, t becomes the end of its last interval; the
-    // largest such block that starts here is skipped.
-    if (i % kGapBlock == 0 && i != first) {
-      if (i / kGapBlock >= gaps_valid_ && ++blocks > 2) index_gaps();
+  for (const size_t stop = std::min(busy_list_.size(), i + kGapBlock); i < stop; ++i) {
+    const Interval& iv = busy_list_[i];
+    if (t + duration <= iv.start) {
+      next = i;
+      return t;
+    }
+    if (iv.end > t) t = iv.end;
+  }
+  if (i < busy_list_.size()) return find_far(t, duration, i, next);
+  next = i;
+  return t;
+}
+
+sc_time Timeline::find_far(sc_time t, const sc_time& duration, size_t i, size_t& next) const {
+  const size_t n = busy_list_.size();
+  size_t walked = 0;  // blocks walked past whose index was stale
+  while (i < n) {  // (the walk so far has passed interval i - 1)
+    // At a block's first position, t is the end of the interval before it:
+    // the block's gaps are the candidates. If the longest is too short, t
+    // becomes the end of its last interval; the largest such block that
+    // starts here is skipped. A stale index is rebuilt once the walk has
+    // passed two stale blocks.
+    if (i % kGapBlock == 0) {
+      if (i / kGapBlock >= gaps_valid_ && ++walked > 2) index_gaps();
       size_t skip = 0;
       for (size_t level = 0, span = kGapBlock;
            level < gap_levels_.size() && i % span == 0 && (i + span) / kGapBlock <= gaps_valid_;
@@ -48,14 +65,20 @@ sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& 
         skip = span;
       }
       if (skip) {
-        i += skip - 1;
-        t = busy_list_[i].end;
+        i += skip;
+        t = busy_list_[i - 1].end;
         continue;
       }
     }
-    const Interval& iv = busy_list_[i];
-    if (t + duration <= iv.start) break;
-    if (iv.end > t) t = iv.end;
+    // The plain walk, up to the next block's first position.
+    for (const size_t stop = std::min(n, (i / kGapBlock + 1) * kGapBlock); i < stop; ++i) {
+      const Interval& iv = busy_list_[i];
+      if (t + duration <= iv.start) {
+        next = i;
+        return t;
+      }
+      if (iv.end > t) t = iv.end;
+    }
   }
   next = i;
   return t;
@@ -155,7 +178,9 @@ size_t Timeline::insert(size_t i, const Interval& iv) {
   return i;
 }
 
-sc_time Timeline::book(const sc_time& at, const sc_time& duration) {
+// (Flattened: find_from() inlined here, as the busiest caller, which the
+// compiler stopped doing on its own once find_from() grew its far branch.)
+[[gnu::flatten]] sc_time Timeline::book(const sc_time& at, const sc_time& duration) {
   Position pos;
   const sc_time s = find(at, duration, pos);
   reserve_at(s, duration, pos.index);

@@ -98,6 +98,9 @@ class Timeline {
   // find() past the fast path; `next`: the index of the first interval after
   // the gap found (where reserve() would place it).
   sc_time find_from(const sc_time& at, const sc_time& duration, size_t& next) const;
+  // find_from() past its first kGapBlock intervals: `t` the end of interval
+  // i - 1 (out of line: rarely reached).
+  [[gnu::noinline]] sc_time find_far(sc_time t, const sc_time& duration, size_t i, size_t& next) const;
   // reserve() and fill() with `i` the position of `start` (`at`).
   void reserve_at(const sc_time& start, const sc_time& duration, size_t i);
   sc_time fill_at(const sc_time& at, const sc_time& duration, size_t i);
@@ -117,7 +120,7 @@ class Timeline {
     if (i / kGapBlock < gaps_valid_) gaps_valid_ = i / kGapBlock;
   }
   // Bring the gap index up to date over the full blocks of the list.
-  void index_gaps() const;
+  [[gnu::noinline]] void index_gaps() const;
 
   // The live intervals are maximal: two reservations that touch are one
   // entry (what the searches see depends on it, for a zero-length find).

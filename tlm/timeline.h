@@ -114,6 +114,8 @@ class Timeline {
   // the dead slots before head_).
   size_t join(size_t i);
   size_t insert(size_t i, const Interval& iv);
+  // Move `count` entries from position `from` to `to` (ranges may overlap).
+  void shift(size_t from, size_t to, size_t count);
   void retire_ended(const sc_time& now);
   // The list changed at position i: the gap index no longer holds from its block on.
   void touched(size_t i) {

@@ -30,20 +30,22 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
   return size_t(p - busy_list_.data()) + (p->end <= t ? 1 : 0);
 }
 
+inline bool Timeline::walk(size_t& i, size_t stop, sc_time& t, const sc_time& duration) const {
+  for (; i < stop; ++i) {
+    const Interval& iv = busy_list_[i];
+    if (t + duration <= iv.start) return true;
+    if (iv.end > t) t = iv.end;
+  }
+  return false;
+}
+
 sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& next) const {
   // Most searches end within a few intervals: the plain walk over the first
   // kGapBlock of them, then the block-skipping walk (out of line).
   sc_time t = at;
   size_t i = first_ending_after(at);
-  for (const size_t stop = std::min(busy_list_.size(), i + kGapBlock); i < stop; ++i) {
-    const Interval& iv = busy_list_[i];
-    if (t + duration <= iv.start) {
-      next = i;
-      return t;
-    }
-    if (iv.end > t) t = iv.end;
-  }
-  if (i < busy_list_.size()) return find_far(t, duration, i, next);
+  if (!walk(i, std::min(busy_list_.size(), i + kGapBlock), t, duration) && i < busy_list_.size())
+    return find_far(t, duration, i, next);
   next = i;
   return t;
 }
@@ -73,14 +75,7 @@ sc_time Timeline::find_far(sc_time t, const sc_time& duration, size_t i, size_t&
       }
     }
     // The plain walk, up to the next block's first position.
-    for (const size_t stop = std::min(n, (i / kGapBlock + 1) * kGapBlock); i < stop; ++i) {
-      const Interval& iv = busy_list_[i];
-      if (t + duration <= iv.start) {
-        next = i;
-        return t;
-      }
-      if (iv.end > t) t = iv.end;
-    }
+    if (walk(i, std::min(n, (i / kGapBlock + 1) * kGapBlock), t, duration)) break;
   }
   next = i;
   return t;

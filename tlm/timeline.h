@@ -98,6 +98,10 @@ class Timeline {
   // find() past the fast path; `next`: the index of the first interval after
   // the gap found (where reserve() would place it).
   sc_time find_from(const sc_time& at, const sc_time& duration, size_t& next) const;
+  // The earliest-fit walk from interval i (t: the candidate start) up to
+  // position `stop`: true at the first gap that fits `duration` (i is the
+  // interval after it), else i == stop and t the end of the last walked.
+  bool walk(size_t& i, size_t stop, sc_time& t, const sc_time& duration) const;
   // find_from() past its first kGapBlock intervals: `t` the end of interval
   // i - 1 (out of line: rarely reached).
   [[gnu::noinline]] sc_time find_far(sc_time t, const sc_time& duration, size_t i, size_t& next) const;

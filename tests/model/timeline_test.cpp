@@ -16,6 +16,9 @@ namespace {
 
 using sc_core::sc_time;
 
+// Times as whole picoseconds (small integers: gaps and touching bookings common).
+sc_time ps(uint64_t v) { return sc_time::from_value(v); }
+
 // The calendar as first written (earliest fit on a sorted vector, fill()
 // planned in pieces then reserved one by one).
 class ReferenceTimeline {
@@ -118,7 +121,6 @@ struct Log : ssdtlm::TimelineObserver {
 TEST(Timeline, AnswersAsTheReferenceCalendar) {
   for (uint32_t seed = 1; seed <= 40; ++seed) {
     std::mt19937_64 rng(seed);
-    const auto ps = [](uint64_t v) { return sc_time::from_value(v); };
     ssdtlm::Timeline fast;
     ReferenceTimeline ref;
     Log fast_log;
@@ -181,7 +183,6 @@ TEST(Timeline, AnswersAsTheReferenceCalendar) {
 TEST(Timeline, AnswersAsTheReferenceBehindADeepQueue) {
   for (uint32_t seed = 1; seed <= 3; ++seed) {
     std::mt19937_64 rng(seed);
-    const auto ps = [](uint64_t v) { return sc_time::from_value(v); };
     ssdtlm::Timeline fast;
     ReferenceTimeline ref;
     std::vector<std::pair<sc_time, sc_time>> ref_log;

@@ -30,6 +30,38 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
   return size_t(p - busy_list_.data()) + (p->end <= t ? 1 : 0);
 }
 
+size_t Timeline::first_ending_after(size_t from, const sc_time& t) const {
+  // Gallop: steps of 1, 2, 4, ... while the interval there ends by t, then a
+  // binary search between the last two steps. Invariant: the answer lies in
+  // (lo, hi], or is `from` itself.
+  const size_t n = busy_list_.size();
+  if (from < head_) from = head_;
+  if (from >= n || busy_list_[from].end > t) return from;
+  size_t lo = from, step = 1;
+  while (lo + step < n && busy_list_[lo + step].end <= t) lo += step, step *= 2;
+  size_t hi = std::min(n, lo + step);
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    (busy_list_[mid].end <= t ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+size_t Timeline::last_starting_before(size_t from, const sc_time& t) const {
+  // Gallop: steps of 1, 2, 4, ... while the interval there starts before t,
+  // then a binary search between the last two steps. Invariant: the answer
+  // lies in [lo, hi).
+  const size_t n = busy_list_.size();
+  size_t lo = from, step = 1;
+  while (lo + step < n && busy_list_[lo + step].start < t) lo += step, step *= 2;
+  size_t hi = std::min(n, lo + step);
+  while (hi - lo > 1) {
+    const size_t mid = lo + (hi - lo) / 2;
+    (busy_list_[mid].start < t ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 inline bool Timeline::walk(size_t& i, size_t stop, sc_time& t, const sc_time& duration) const {
   for (; i < stop; ++i) {
     const Interval& iv = busy_list_[i];
@@ -39,11 +71,10 @@ inline bool Timeline::walk(size_t& i, size_t stop, sc_time& t, const sc_time& du
   return false;
 }
 
-sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t& next) const {
+sc_time Timeline::find_from(const sc_time& at, const sc_time& duration, size_t i, size_t& next) const {
   // Most searches end within a few intervals: the plain walk over the first
   // kGapBlock of them, then the block-skipping walk (out of line).
   sc_time t = at;
-  size_t i = first_ending_after(at);
   if (!walk(i, std::min(busy_list_.size(), i + kGapBlock), t, duration) && i < busy_list_.size())
     return find_far(t, duration, i, next);
   next = i;
@@ -234,14 +265,10 @@ inline sc_time Timeline::fill_at(const sc_time& at, const sc_time& duration, siz
   return end;
 }
 
-sc_time Timeline::fill_end(const sc_time& at, const sc_time& duration, Position& pos) const {
-  if (at >= last_end_) {
-    pos.index = busy_list_.size();
-    return at + duration;
-  }
-  pos.index = first_ending_after(at);
+sc_time Timeline::fill_end_at(const sc_time& at, const sc_time& duration, size_t first) const {
+  assert(first == first_ending_after(at));
   sc_time t = at, left = duration, end = at;
-  for (size_t i = pos.index; i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
+  for (size_t i = first; i < busy_list_.size() && left > sc_core::SC_ZERO_TIME; ++i) {
     const Interval& iv = busy_list_[i];
     if (iv.start > t) {
       const sc_time piece = std::min(left, iv.start - t);

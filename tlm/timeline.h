@@ -45,7 +45,7 @@ class Timeline {
       pos.index = busy_list_.size();
       return at;
     }
-    return find_from(at, duration, pos.index);
+    return find_from(at, duration, first_ending_after(at), pos.index);
   }
   sc_time find(const sc_time& at, const sc_time& duration) const {
     Position pos;
@@ -64,7 +64,25 @@ class Timeline {
   sc_time fill(const sc_time& at, const sc_time& duration);
   sc_time fill(const sc_time& at, const sc_time& duration, const Position& pos);
   // When fill() would finish, without reserving anything; `pos`, for fill().
-  sc_time fill_end(const sc_time& at, const sc_time& duration, Position& pos) const;
+  sc_time fill_end(const sc_time& at, const sc_time& duration, Position& pos) const {
+    if (at >= last_end_) {
+      pos.index = busy_list_.size();
+      return at + duration;
+    }
+    pos.index = first_ending_after(at);
+    return fill_end_at(at, duration, pos.index);
+  }
+  // fill_end() where `pos` is from an earlier fill_end() at or before `at`
+  // and the calendar has not changed since: the search goes on from there
+  // (a search that moves forward in time, as the NAND channel's does).
+  sc_time fill_end_resuming(const sc_time& at, const sc_time& duration, Position& pos) const {
+    if (at >= last_end_) {
+      pos.index = busy_list_.size();
+      return at + duration;
+    }
+    pos.index = first_ending_after(pos.index, at);
+    return fill_end_at(at, duration, pos.index);
+  }
   sc_time fill_end(const sc_time& at, const sc_time& duration) const {
     Position pos;
     return fill_end(at, duration, pos);
@@ -76,6 +94,26 @@ class Timeline {
   }
   sc_time first_conflict_end(const sc_time& start, const sc_time& end, const Position& pos) const {
     return pos.index < busy_list_.size() && busy_list_[pos.index].start < end ? busy_list_[pos.index].end : start;
+  }
+  // End of the last reservation overlapping [start, end); `start` if none.
+  // `pos`: from find() at this start; if there is one, it becomes the
+  // position of its end, for find_resuming() there. (For a search that may
+  // resume after everything its failed try ran into: the NAND channel.)
+  sc_time last_conflict_end(const sc_time& start, const sc_time& end, Position& pos) const {
+    size_t i = pos.index;
+    if (i >= busy_list_.size() || busy_list_[i].start >= end) return start;
+    if (i + 1 < busy_list_.size() && busy_list_[i + 1].start < end) i = last_starting_before(i + 1, end);
+    pos.index = i + 1;  // (the intervals are disjoint and never touch: the next one ends after this end)
+    return busy_list_[i].end;
+  }
+  // find() where `pos` already holds the first reservation ending after `at`
+  // (as last_conflict_end() leaves it): no search for it.
+  sc_time find_resuming(const sc_time& at, const sc_time& duration, Position& pos) const {
+    if (at >= last_end_) {
+      pos.index = busy_list_.size();
+      return at;
+    }
+    return find_from(at, duration, pos.index, pos.index);
   }
   // Forget intervals that ended at or before `now`: nothing can be placed
   // before the current simulated time, so they only cost search time.
@@ -95,9 +133,16 @@ class Timeline {
   };
   // First index in live range whose end is > t.
   size_t first_ending_after(const sc_time& t) const;
-  // find() past the fast path; `next`: the index of the first interval after
-  // the gap found (where reserve() would place it).
-  sc_time find_from(const sc_time& at, const sc_time& duration, size_t& next) const;
+  // The same from index `from` on (no interval before it ends after t): a
+  // galloping search, as the answer is usually near.
+  size_t first_ending_after(size_t from, const sc_time& t) const;
+  // The last index from `from` on whose interval starts before t (the one
+  // at `from` does): a galloping search, as the answer is usually near.
+  size_t last_starting_before(size_t from, const sc_time& t) const;
+  // find() past the fast path, from interval i (the first ending after
+  // `at`); `next`: the index of the first interval after the gap found
+  // (where reserve() would place it).
+  sc_time find_from(const sc_time& at, const sc_time& duration, size_t i, size_t& next) const;
   // The earliest-fit walk from interval i (t: the candidate start) up to
   // position `stop`: true at the first gap that fits `duration` (i is the
   // interval after it), else i == stop and t the end of the last walked.
@@ -108,6 +153,7 @@ class Timeline {
   // reserve() and fill() with `i` the position of `start` (`at`).
   void reserve_at(const sc_time& start, const sc_time& duration, size_t i);
   sc_time fill_at(const sc_time& at, const sc_time& duration, size_t i);
+  sc_time fill_end_at(const sc_time& at, const sc_time& duration, size_t i) const;
   // reserve() of [start, end) before the interval at index `i` (the first
   // live one ending after `start`), start < last_end_; returns the index of
   // the interval that now holds it.

@@ -53,12 +53,22 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // reservations below need not search again.)
   sc_time earliest = now + delay, start, end;
   ssdtlm::Timeline::Position at_die, on_bus;
-  for (;;) {
-    start = die.find(earliest, before + xfer + after, at_die);
-    end = (xfer == sc_core::SC_ZERO_TIME ? start + before : bus_.fill_end(start + before, xfer, on_bus)) + after;
-    const sc_time conflict = die.first_conflict_end(start, end, at_die);
+  for (bool resumed = false;; resumed = true) {
+    start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
+                    : die.find(earliest, before + xfer + after, at_die);
+    end = (xfer == sc_core::SC_ZERO_TIME ? start + before
+           : resumed                     ? bus_.fill_end_resuming(start + before, xfer, on_bus)
+                                         : bus_.fill_end(start + before, xfer, on_bus)) +
+          after;
+    // The die is booked inside our span: start after the last such booking.
+    // No start before its end can do: a later start never ends earlier (the
+    // transfer is placed no earlier on the bus), so its span would still
+    // overlap that booking. (Restarting after the first conflict tried every
+    // gap of a die booked far ahead, each with a walk of the bus: hours for a
+    // bus-bound drive whose GC books seconds ahead.)
+    const sc_time conflict = die.last_conflict_end(start, end, at_die);
     if (conflict == start) break;
-    earliest = conflict;  // the die is booked inside our span: start after that booking
+    earliest = conflict;
   }
   if (cfg_.suspend) {
     cmd->resumed.clear();

@@ -30,36 +30,29 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
   return size_t(p - busy_list_.data()) + (p->end <= t ? 1 : 0);
 }
 
-size_t Timeline::first_ending_after(size_t from, const sc_time& t) const {
-  // Gallop: steps of 1, 2, 4, ... while the interval there ends by t, then a
-  // binary search between the last two steps. Invariant: the answer lies in
-  // (lo, hi], or is `from` itself.
+template <typename Holds>
+size_t Timeline::last_holding(size_t from, Holds holds) const {
+  // Gallop: steps of 1, 2, 4, ... while it holds there, then a binary
+  // search between the last two steps. Invariant: the answer lies in [lo, hi).
   const size_t n = busy_list_.size();
-  if (from < head_) from = head_;
-  if (from >= n || busy_list_[from].end > t) return from;
   size_t lo = from, step = 1;
-  while (lo + step < n && busy_list_[lo + step].end <= t) lo += step, step *= 2;
+  while (lo + step < n && holds(busy_list_[lo + step])) lo += step, step *= 2;
   size_t hi = std::min(n, lo + step);
   while (hi - lo > 1) {
     const size_t mid = lo + (hi - lo) / 2;
-    (busy_list_[mid].end <= t ? lo : hi) = mid;
+    (holds(busy_list_[mid]) ? lo : hi) = mid;
   }
-  return hi;
+  return lo;
+}
+
+size_t Timeline::first_ending_after(size_t from, const sc_time& t) const {
+  if (from < head_) from = head_;
+  if (from >= busy_list_.size() || busy_list_[from].end > t) return from;
+  return last_holding(from, [&t](const Interval& iv) { return iv.end <= t; }) + 1;
 }
 
 size_t Timeline::last_starting_before(size_t from, const sc_time& t) const {
-  // Gallop: steps of 1, 2, 4, ... while the interval there starts before t,
-  // then a binary search between the last two steps. Invariant: the answer
-  // lies in [lo, hi).
-  const size_t n = busy_list_.size();
-  size_t lo = from, step = 1;
-  while (lo + step < n && busy_list_[lo + step].start < t) lo += step, step *= 2;
-  size_t hi = std::min(n, lo + step);
-  while (hi - lo > 1) {
-    const size_t mid = lo + (hi - lo) / 2;
-    (busy_list_[mid].start < t ? lo : hi) = mid;
-  }
-  return lo;
+  return last_holding(from, [&t](const Interval& iv) { return iv.start < t; });
 }
 
 inline bool Timeline::walk(size_t& i, size_t stop, sc_time& t, const sc_time& duration) const {

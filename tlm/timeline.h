@@ -65,22 +65,14 @@ class Timeline {
   sc_time fill(const sc_time& at, const sc_time& duration, const Position& pos);
   // When fill() would finish, without reserving anything; `pos`, for fill().
   sc_time fill_end(const sc_time& at, const sc_time& duration, Position& pos) const {
-    if (at >= last_end_) {
-      pos.index = busy_list_.size();
-      return at + duration;
-    }
-    pos.index = first_ending_after(at);
+    pos.index = at >= last_end_ ? busy_list_.size() : first_ending_after(at);
     return fill_end_at(at, duration, pos.index);
   }
   // fill_end() where `pos` is from an earlier fill_end() at or before `at`
   // and the calendar has not changed since: the search goes on from there
   // (a search that moves forward in time, as the NAND channel's does).
   sc_time fill_end_resuming(const sc_time& at, const sc_time& duration, Position& pos) const {
-    if (at >= last_end_) {
-      pos.index = busy_list_.size();
-      return at + duration;
-    }
-    pos.index = first_ending_after(pos.index, at);
+    pos.index = at >= last_end_ ? busy_list_.size() : first_ending_after(pos.index, at);
     return fill_end_at(at, duration, pos.index);
   }
   sc_time fill_end(const sc_time& at, const sc_time& duration) const {
@@ -139,6 +131,10 @@ class Timeline {
   // The last index from `from` on whose interval starts before t (the one
   // at `from` does): a galloping search, as the answer is usually near.
   size_t last_starting_before(size_t from, const sc_time& t) const;
+  // The two galloping searches: the last index from `from` on where
+  // `holds(interval)` (it does at `from`, and once false stays false).
+  template <typename Holds>
+  size_t last_holding(size_t from, Holds holds) const;
   // find() past the fast path, from interval i (the first ending after
   // `at`); `next`: the index of the first interval after the gap found
   // (where reserve() would place it).
@@ -153,6 +149,7 @@ class Timeline {
   // reserve() and fill() with `i` the position of `start` (`at`).
   void reserve_at(const sc_time& start, const sc_time& duration, size_t i);
   sc_time fill_at(const sc_time& at, const sc_time& duration, size_t i);
+  // fill_end() with `i` the position of `at` (the list's size past the last reservation).
   sc_time fill_end_at(const sc_time& at, const sc_time& duration, size_t i) const;
   // reserve() of [start, end) before the interval at index `i` (the first
   // live one ending after `start`), start < last_end_; returns the index of

@@ -51,25 +51,9 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // addressing), so the bus never idles while some die has data to move.
   // (The positions: where the searches of the last try stopped, so the
   // reservations below need not search again.)
-  sc_time earliest = now + delay, start, end;
   ssdtlm::Timeline::Position at_die, on_bus;
-  for (bool resumed = false;; resumed = true) {
-    start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
-                    : die.find(earliest, before + xfer + after, at_die);
-    end = (xfer == sc_core::SC_ZERO_TIME ? start + before
-           : resumed                     ? bus_.fill_end_resuming(start + before, xfer, on_bus)
-                                         : bus_.fill_end(start + before, xfer, on_bus)) +
-          after;
-    // The die is booked inside our span: start after the last such booking.
-    // No start before its end can do: a later start never ends earlier (the
-    // transfer is placed no earlier on the bus), so its span would still
-    // overlap that booking. (Restarting after the first conflict tried every
-    // gap of a die booked far ahead, each with a walk of the bus: hours for a
-    // bus-bound drive whose GC books seconds ahead.)
-    const sc_time conflict = die.last_conflict_end(start, end, at_die);
-    if (conflict == start) break;
-    earliest = conflict;
-  }
+  sc_time end;
+  const sc_time start = place(die, bus_, now + delay, before, xfer, after, end, at_die, on_bus);
   if (cfg_.suspend) {
     cmd->resumed.clear();
     std::vector<Booking>& booked = booked_[cmd->die];
@@ -100,6 +84,28 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer, on_bus);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+sc_time NandChannel::place(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, sc_time earliest,
+                           const sc_time& before, const sc_time& xfer, const sc_time& after, sc_time& end,
+                           ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus) {
+  for (bool resumed = false;; resumed = true) {
+    const sc_time start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
+                                  : die.find(earliest, before + xfer + after, at_die);
+    end = (xfer == sc_core::SC_ZERO_TIME ? start + before
+           : resumed                     ? bus.fill_end_resuming(start + before, xfer, on_bus)
+                                         : bus.fill_end(start + before, xfer, on_bus)) +
+          after;
+    // The die is booked inside our span: start after the last such booking.
+    // No start before its end can do: a later start never ends earlier (the
+    // transfer is placed no earlier on the bus), so its span would still
+    // overlap that booking. (Restarting after the first conflict tried every
+    // gap of a die booked far ahead, each with a walk of the bus: hours for a
+    // bus-bound drive whose GC books seconds ahead.)
+    const sc_time conflict = die.last_conflict_end(start, end, at_die);
+    if (conflict == start) return start;
+    earliest = conflict;
+  }
 }
 
 sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array,

@@ -77,6 +77,15 @@ class NandChannel : public sc_core::sc_module {
   // Record the bus's and each die's work on these tracks (--vcd, --activity).
   void trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies);
 
+  // Where an uncached operation goes: the first start from `earliest` at
+  // which `die` is free for its whole span (array `before`, then `xfer` in
+  // the free pieces of `bus`, then array `after`); returns the start and
+  // sets `end`. `at_die` and `on_bus`: the positions of the start and of
+  // the transfer's first piece, for the reservations that follow.
+  static sc_time place(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, sc_time earliest,
+                       const sc_time& before, const sc_time& xfer, const sc_time& after, sc_time& end,
+                       ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus);
+
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
   // A program or read through the cache register; returns its end.

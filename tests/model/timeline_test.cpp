@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/nand/nand_channel.h"
 #include "tlm/timeline.h"
 
 namespace {
@@ -235,11 +236,11 @@ TEST(Timeline, AnswersAsTheReferenceBehindADeepQueue) {
 
 namespace {
 
-// The NAND channel's placement of an operation (die busy `before`, then die
-// and bus `xfer` in the bus's free pieces, then die `after`): the first
-// start whose whole span is free on the die. The plain loop retries after
-// the first booking its span runs into; the channel's resumes after the
-// last one, searching on from where it stopped. Same answers, on a die and a
+// The NAND channel's placement of an operation (NandChannel::place: die
+// busy `before`, then die and bus `xfer` in the bus's free pieces, then die
+// `after`): the first start whose whole span is free on the die. The plain
+// loop retries after the first booking its span runs into; the channel's
+// resumes after the last one, searching on from where it stopped. Same answers, on a die and a
 // bus booked far ahead with many small gaps.
 TEST(Timeline, ResumedPlacementAnswersAsRetryingAfterEachConflict) {
   uint64_t skipped = 0;  // tries whose span ran into more than one booking (the case that differs)
@@ -262,33 +263,21 @@ TEST(Timeline, ResumedPlacementAnswersAsRetryingAfterEachConflict) {
     for (int step = 0; step < 800; ++step) {
       const sc_time at = ps(rng() % std::max(die_end, bus_end));
       const sc_time before = ps(rng() % 6), xfer = ps(rng() % 4 == 0 ? 0 : 1 + rng() % 8), after = ps(rng() % 3);
-      sc_time ref_start, earliest = at;
+      sc_time ref_start, ref_end, earliest = at;
       for (;;) {
         ref_start = ref_die.find(earliest, before + xfer + after);
-        const sc_time end =
+        ref_end =
             (xfer == sc_core::SC_ZERO_TIME ? ref_start + before : ref_bus.fill_end(ref_start + before, xfer)) + after;
-        const sc_time conflict = ref_die.first_conflict_end(ref_start, end);
+        const sc_time conflict = ref_die.first_conflict_end(ref_start, ref_end);
         if (conflict == ref_start) break;
+        skipped += ref_die.last_conflict_end(ref_start, ref_end) != conflict;
         earliest = conflict;
       }
       ssdtlm::Timeline::Position at_die, on_bus;
-      sc_time start;
-      earliest = at;
-      for (bool resumed = false;; resumed = true) {
-        start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
-                        : die.find(earliest, before + xfer + after, at_die);
-        const sc_time end = (xfer == sc_core::SC_ZERO_TIME ? start + before
-                             : resumed ? bus.fill_end_resuming(start + before, xfer, on_bus)
-                                       : bus.fill_end(start + before, xfer, on_bus)) +
-                            after;
-        const sc_time first = die.first_conflict_end(start, end, at_die);
-        const sc_time conflict = die.last_conflict_end(start, end, at_die);
-        if (conflict == start) break;
-        ASSERT_GE(conflict, first);
-        skipped += conflict != first;
-        earliest = conflict;
-      }
+      sc_time end;
+      const sc_time start = ssd::NandChannel::place(die, bus, at, before, xfer, after, end, at_die, on_bus);
       ASSERT_EQ(start, ref_start) << "seed " << seed << " step " << step;
+      ASSERT_EQ(end, ref_end) << "seed " << seed << " step " << step;
     }
   }
   EXPECT_GT(skipped, 1000u);

@@ -26,6 +26,9 @@ using namespace ssd::ftl;
 class CircularFtl : public Ftl {
  public:
   CircularFtl(const FtlParams& p, FlashMedia& media);
+  // map_bytes() before the FTL is built (registered as its FtlTableBytes):
+  // the controller refuses a DRAM too small for it without building it.
+  static uint64_t table_bytes(const FtlParams& p) { return user_pages_for(p) * p.map_entry_bytes; }
 
   uint64_t user_pages() const override { return user_pages_; }
   void read(Lpn lpn, FtlWork& work) override;
@@ -35,7 +38,7 @@ class CircularFtl : public Ftl {
   std::vector<FtlStat> extra_stats() const override;
   Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
   const FtlStats& stats() const override { return stats_; }
-  uint64_t map_bytes() const override { return user_pages_ * params_.map_entry_bytes; }
+  uint64_t map_bytes() const override { return table_bytes(params_); }
   void check_consistency() const override;
   void reset_stats() override {
     stats_ = FtlStats{};
@@ -290,5 +293,6 @@ SSDSIM_FTL_PLUGIN(registry) {
   registry.add("circular", "page mapping, each die a circular log, FIFO GC (example plug-in)",
                [](const FtlParams& p, FlashMedia& m) { return std::make_unique<CircularFtl>(p, m); },
                {{"ftl.circular_idle_free", "4", "count",
-                 "idle time: reclaim the oldest block of a die while it has fewer free blocks than this (0: no idle GC)"}});
+                 "idle time: reclaim the oldest block of a die while it has fewer free blocks than this (0: no idle GC)"}},
+               &CircularFtl::table_bytes);
 }

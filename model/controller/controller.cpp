@@ -30,13 +30,41 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   return p;
 }
 
+namespace {
+// Why the DRAM cannot hold a mapping table of `map_bytes` and the write
+// cache; "" if it can (or the controller has no DRAM: its tables live in SRAM).
+std::string dram_shortfall(const SimConfig& cfg, uint64_t map_bytes) {
+  if (cfg.dram.size == 0) return "";
+  const uint64_t cache = cfg.dram.write_cache / cfg.nand.host_page() * cfg.nand.host_page();  // whole pages (WriteCache)
+  if (map_bytes <= cfg.dram.size && cache <= cfg.dram.size - map_bytes) return "";
+  return std::to_string(cfg.dram.size) + " bytes of DRAM cannot hold the " + cfg.ftl_name + " FTL's mapping table (" +
+         std::to_string(map_bytes) + " bytes)" +
+         (cache ? " plus the write cache (" + std::to_string(cache) + " bytes)" : std::string());
+}
+
+// The FTL, once the DRAM is known to hold its table (when it can say its
+// size beforehand: a table too big for the DRAM is usually too big for the
+// simulator's memory too).
+std::unique_ptr<ftl::Ftl> build_ftl(const SimConfig& cfg, FlashMedia& media) {
+  const ftl::FtlParams p = ftl_params(cfg);
+  const ftl::FtlRegistry& registry = ftl::FtlRegistry::instance();
+  if (const std::optional<uint64_t> need = registry.table_bytes(cfg.ftl_name, p))
+    if (const std::string why = dram_shortfall(cfg, *need); !why.empty()) throw ftl::FtlConfigError("dram.size", why);
+  return registry.create(cfg.ftl_name, p, media);
+}
+}  // namespace
+
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
     : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), fgeo_(cfg.nand.ftl_geometry()),
       packed_(cfg.nand.geometry.page_size, cfg.nand.geometry.pages_per_block, cfg.nand.compressed_bytes),
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
-      ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
+      ftl_(build_ftl(cfg, media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0) {
+  // (An FTL without FtlTableBytes, checked now it is built; first, as the
+  // destructor does not run if this throws.)
+  if (const std::string why = dram_shortfall(cfg, ftl_->map_bytes()); !why.empty())
+    throw ftl::FtlConfigError("dram.size", why);
   host.register_b_transport(this, &Controller::b_transport);
   if (cfg.idle_after != sc_core::SC_ZERO_TIME) {
     if (cfg.idle_dies > 1) bg_busy_.assign(fgeo_.dies(), 0);
@@ -52,17 +80,6 @@ Controller::~Controller() {
   // The extensions are members, not heap objects: detach before the payloads die.
   flash_trans_.clear_extension(&flash_cmd_);
   dram_trans_.clear_extension(&dram_cmd_);
-}
-
-std::string Controller::dram_shortfall() const {
-  if (cfg_.dram.size == 0) return "";  // DRAM-less: the tables live in controller SRAM
-  const uint64_t need = ftl_->map_bytes() + cache_.capacity() * cfg_.nand.host_page();
-  if (need <= cfg_.dram.size) return "";
-  return std::to_string(cfg_.dram.size) + " bytes of DRAM cannot hold the " + cfg_.ftl_name + " FTL's mapping table (" +
-         std::to_string(ftl_->map_bytes()) + " bytes)" +
-         (cache_.enabled() ? " plus the write cache (" + std::to_string(cache_.capacity() * cfg_.nand.host_page()) +
-                                 " bytes)"
-                           : std::string());
 }
 
 void Controller::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {

@@ -48,6 +48,9 @@ class Controller : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Controller> dram;
   tlm_utils::multi_passthrough_initiator_socket<Controller> flash;
 
+  // Throws ftl::FtlConfigError naming dram.size if the DRAM cannot hold the
+  // FTL's mapping table and the write cache: before the FTL builds its
+  // tables when it can say their size from its parameters (FtlTableBytes).
   Controller(sc_core::sc_module_name name, const SimConfig& cfg);
   ~Controller() override;
 
@@ -96,9 +99,6 @@ class Controller : public sc_core::sc_module {
   // before the timed phase, when nothing is in flight): the firmware's
   // counters, the flash media and the FTL. False if the FTL cannot.
   bool checkpoint(Checkpoint& c);
-  // Why the DRAM cannot hold what this firmware keeps in it (mapping table,
-  // write cache); "" if it can.
-  std::string dram_shortfall() const;
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);

@@ -19,6 +19,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,7 +32,7 @@ namespace ssd::ftl {
 
 // Bumped whenever this interface changes incompatibly; a plug-in built
 // against another version is refused at load.
-constexpr int kFtlApiVersion = 3;
+constexpr int kFtlApiVersion = 4;
 
 // One NAND array operation the firmware must schedule.
 struct FlashOp {
@@ -249,6 +250,13 @@ class Ftl {
 };
 
 using FtlFactory = std::function<std::unique_ptr<Ftl>(const FtlParams&, FlashMedia&)>;
+// The bytes of mapping table (what map_bytes() will say) an FTL built from
+// these parameters keeps in DRAM, known before it is built: the controller
+// refuses a DRAM too small for it before the FTL allocates its own tables
+// (a page map of a 4 TiB drive is GiBs of the simulator's memory, built for
+// nothing). It checks the parameters it uses as the constructor would
+// (FtlConfigError). Optional: without one, the check follows the build.
+using FtlTableBytes = std::function<uint64_t(const FtlParams&)>;
 
 // Name -> factory and declared options. Plug-ins register themselves from
 // their own .cpp (FtlRegistration), or from a shared library's entry point.
@@ -258,12 +266,16 @@ class FtlRegistry {
     std::string description;
     FtlFactory factory;
     std::vector<FtlOptionSpec> options;
+    FtlTableBytes table_bytes;  // may be empty
   };
   static FtlRegistry& instance();
   void add(const std::string& name, const std::string& description, FtlFactory f,
-           std::vector<FtlOptionSpec> options = {});
+           std::vector<FtlOptionSpec> options = {}, FtlTableBytes table_bytes = {});
   // Throws std::invalid_argument naming the known plug-ins.
   std::unique_ptr<Ftl> create(const std::string& name, const FtlParams& p, FlashMedia& m) const;
+  // The FTL's FtlTableBytes for `p`; nothing if it has none (or no such FTL:
+  // create() says so).
+  std::optional<uint64_t> table_bytes(const std::string& name, const FtlParams& p) const;
   std::map<std::string, std::string> list() const;
   const std::map<std::string, Entry>& entries() const { return entries_; }
 
@@ -273,8 +285,8 @@ class FtlRegistry {
 
 struct FtlRegistration {
   FtlRegistration(const std::string& name, const std::string& description, FtlFactory f,
-                  std::vector<FtlOptionSpec> options = {}) {
-    FtlRegistry::instance().add(name, description, std::move(f), std::move(options));
+                  std::vector<FtlOptionSpec> options = {}, FtlTableBytes table_bytes = {}) {
+    FtlRegistry::instance().add(name, description, std::move(f), std::move(options), std::move(table_bytes));
   }
 };
 

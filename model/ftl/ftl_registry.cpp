@@ -14,7 +14,7 @@ FtlRegistry& FtlRegistry::instance() {
 }
 
 void FtlRegistry::add(const std::string& name, const std::string& description, FtlFactory f,
-                      std::vector<FtlOptionSpec> options) {
+                      std::vector<FtlOptionSpec> options, FtlTableBytes table_bytes) {
   // A plug-in's mistakes surface here, at load, rather than when its FTL is chosen.
   if (entries_.count(name)) throw std::logic_error("an FTL named '" + name + "' is already registered");
   static const char* const units[] = {"count", "size", "fraction", "percent", "bool", "time"};
@@ -24,7 +24,7 @@ void FtlRegistry::add(const std::string& name, const std::string& description, F
     if (std::find(std::begin(units), std::end(units), o.unit) == std::end(units) && o.unit.find('|') == std::string::npos)
       throw std::logic_error("FTL '" + name + "' declares option '" + o.key + "' with unknown unit '" + o.unit + "'");
   }
-  entries_[name] = {description, std::move(f), std::move(options)};
+  entries_[name] = {description, std::move(f), std::move(options), std::move(table_bytes)};
 }
 
 std::unique_ptr<Ftl> FtlRegistry::create(const std::string& name, const FtlParams& p, FlashMedia& m) const {
@@ -35,6 +35,12 @@ std::unique_ptr<Ftl> FtlRegistry::create(const std::string& name, const FtlParam
     throw std::invalid_argument("unknown FTL '" + name + "' (known: " + known + ")");
   }
   return it->second.factory(p, m);
+}
+
+std::optional<uint64_t> FtlRegistry::table_bytes(const std::string& name, const FtlParams& p) const {
+  auto it = entries_.find(name);
+  if (it == entries_.end() || !it->second.table_bytes) return std::nullopt;
+  return it->second.table_bytes(p);
 }
 
 std::map<std::string, std::string> FtlRegistry::list() const {

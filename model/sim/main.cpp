@@ -50,7 +50,8 @@ int sc_main(int argc, char* argv[]) {
     for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
                                     std::pair{"save-state", cfg.save_state}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
-    // An FTL that cannot run this configuration says which of its options is at fault.
+    // An FTL that cannot run this configuration, or a DRAM too small for its
+    // mapping table, says which option is at fault.
     std::unique_ptr<ssd::Simulation> built;
     try {
       built = std::make_unique<ssd::Simulation>(cfg);
@@ -58,8 +59,6 @@ int sc_main(int argc, char* argv[]) {
       throw opts.error(e.key, e.what());
     }
     ssd::Simulation& sim = *built;
-    if (const std::string why = cfg.hdd ? "" : sim.drive().controller.dram_shortfall(); !why.empty())
-      throw opts.error("dram.size", why);
     if (!cfg.export_trace.empty()) {
       ssd::export_synthetic_trace(cfg, sim.workload_span());
       std::printf("wrote %llu requests to %s (%s)\n", static_cast<unsigned long long>(cfg.workload.number_ios),

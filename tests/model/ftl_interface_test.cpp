@@ -5,8 +5,11 @@
 // background erase on its die waits for that erase only.
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
 #include <vector>
 
+#include "model/controller/controller.h"
 #include "model/ftl/page/page_ftl.h"
 #include "model/host/io_source.h"
 #include "model/sim/options.h"
@@ -198,6 +201,91 @@ TEST(FtlOptions, AnotherFtlsOptionIsRefused) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The DRAM check (Controller): an FTL that can say its mapping table's size
+// from its parameters (FtlTableBytes) is not built for a DRAM too small to
+// hold it; one that cannot is refused once built.
+int g_sized_builds = 0;
+const ftl::FtlRegistration sized(
+    "test-sized", "test: a page FTL that says its table's size before it is built, counting its builds",
+    [](const ftl::FtlParams& p, FlashMedia& m) {
+      ++g_sized_builds;
+      return std::make_unique<ftl::PageFtl>(p, m);
+    },
+    {}, &ftl::PageFtl::table_bytes);
+
+// The test drive's page map: 131072 pages less a quarter spare (ftl.op=0.25),
+// one 4-byte entry each.
+const uint64_t kPageTable = uint64_t(131072 / 1.25) * 4;
+
+// Building the test drive with `args` is refused naming dram.size, saying `why`.
+void expect_dram_refused(std::vector<std::string> args, const std::string& why) {
+  const Options opts = parse(drive(args));
+  try {
+    Simulation sim(opts.config());
+    ADD_FAILURE() << "built";
+  } catch (const ftl::FtlConfigError& e) {
+    EXPECT_EQ(e.key, "dram.size");
+    EXPECT_EQ(std::string(e.what()), why);
+  }
+}
+
+TEST(DramCheck, TableTooBigIsRefusedBeforeTheFtlIsBuilt) {
+  expect_dram_refused({"--ftl.name=test-sized", "--dram.size=256k"},
+                      "262144 bytes of DRAM cannot hold the test-sized FTL's mapping table (" +
+                          std::to_string(kPageTable) + " bytes)");
+  EXPECT_EQ(g_sized_builds, 0);
+}
+
+TEST(DramCheck, TablePlusWriteCacheTooBigIsRefusedBeforeTheFtlIsBuilt) {
+  // The table fits, not with the cache: one byte short.
+  const uint64_t size = kPageTable + 131072 - 1;
+  expect_dram_refused({"--ftl.name=test-sized", "--dram.size=" + std::to_string(size) + "B", "--dram.write_cache=128k"},
+                      std::to_string(size) + " bytes of DRAM cannot hold the test-sized FTL's mapping table (" +
+                          std::to_string(kPageTable) + " bytes) plus the write cache (131072 bytes)");
+  EXPECT_EQ(g_sized_builds, 0);
+}
+
+TEST(DramCheck, ExactFitIsBuilt) {
+  const Options opts = parse(
+      drive({"--ftl.name=test-sized", "--dram.size=" + std::to_string(kPageTable + 131072) + "B", "--dram.write_cache=128k"}));
+  Simulation sim(opts.config());
+  EXPECT_EQ(g_sized_builds, 1);
+  EXPECT_EQ(sim.drive().controller.ftl().map_bytes(), kPageTable);
+}
+
+TEST(DramCheck, FtlThatCannotSayIsRefusedOnceBuilt) {
+  // test-trimerase registers no FtlTableBytes (the controller's extensions
+  // are not yet attached when it throws: no double free under ASan).
+  expect_dram_refused({"--ftl.name=test-trimerase", "--dram.size=256k"},
+                      "262144 bytes of DRAM cannot hold the test-trimerase FTL's mapping table (" +
+                          std::to_string(kPageTable) + " bytes)");
+}
+
+// Each built-in FTL's FtlTableBytes is what the FTL it describes says it keeps.
+TEST(DramCheck, TableBytesOfEveryBuiltInFtlIsItsMapBytes) {
+  const std::vector<std::vector<std::string>> cases{
+      {"--ftl.name=page"},
+      {"--ftl.name=dftl", "--ftl.map_cache=64k"},
+      {"--ftl.name=dftl", "--ftl.map_cache=4m"},  // more than the whole table: the whole table
+      {"--ftl.name=block"},
+      {"--ftl.name=block", "--ftl.block.stripe=4"},
+      {"--ftl.name=bast"},
+      {"--ftl.name=bast", "--ftl.hybrid.interleave=true", "--ftl.log_blocks=2"},
+      {"--ftl.name=fast", "--ftl.hybrid.stripe=2"}};
+  for (const auto& c : cases) {
+    const SimConfig cfg = parse(drive(c)).config();
+    const ftl::FtlParams p = ftl_params(cfg);
+    const std::optional<uint64_t> said = ftl::FtlRegistry::instance().table_bytes(cfg.ftl_name, p);
+    ASSERT_TRUE(said.has_value()) << c.back();
+    FlashMedia media(cfg.nand.ftl_geometry(), false);
+    const auto built = ftl::FtlRegistry::instance().create(cfg.ftl_name, p, media);
+    EXPECT_EQ(*said, built->map_bytes()) << c.back();
+  }
+  // The page FTL's, from the parameters: one entry per user page.
+  EXPECT_EQ(ftl::FtlRegistry::instance().table_bytes("page", ftl_params(parse(drive({})).config())), kPageTable);
+  EXPECT_FALSE(ftl::FtlRegistry::instance().table_bytes("test-trimerase", ftl_params(parse(drive({})).config())));
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ FtlRegistration registration(
       "block FTL: dies a logical block is striped over (its page i on die i % stripe of its group, pages in "
       "order; with nand.multiplane and P planes, P-page units: page i on die i / P % stripe); a logical block "
       "is stripe x pages_per_block pages, its RMW and a sequential stream run on that many dies at once. 1 = a "
-      "logical block on one die (L % dies); must divide the number of dies"}});
+      "logical block on one die (L % dies); must divide the number of dies"}},
+    &BlockFtl::table_bytes);
 // An option value as the user wrote it (counts are whole numbers).
 std::string number(double v) {
   char buf[32];
@@ -40,15 +41,27 @@ uint32_t count(const FtlParams& p, const char* key, uint32_t max, const std::str
   if (v < 1 || v > max || v != std::floor(v)) throw FtlConfigError(key, message + number(v));
   return uint32_t(v);
 }
+// ftl.block.stripe, checked.
+uint32_t stripe_of(const FtlParams& p) {
+  const double stripe = p.options.get("ftl.block.stripe");
+  const uint32_t dies = p.geometry.dies();
+  if (stripe < 1 || stripe > dies || stripe != std::floor(stripe) || dies % uint32_t(stripe))
+    throw FtlConfigError("ftl.block.stripe", "a logical block must stripe over a divisor of the " +
+                                                 std::to_string(dies) + " dies, not " + number(stripe));
+  return uint32_t(stripe);
+}
+// Logical blocks of stripe x pages_per_block pages over the user capacity.
+uint32_t logical_blocks(const FtlParams& p) {
+  const uint64_t lpb = uint64_t(stripe_of(p)) * p.geometry.pages_per_block;
+  return uint32_t((user_pages_for(p) + lpb - 1) / lpb);
+}
 }  // namespace
+
+uint64_t BlockFtl::table_bytes(const FtlParams& p) { return uint64_t(logical_blocks(p)) * p.map_entry_bytes; }
 
 BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
     : params_(p), geo_(p.geometry), media_(media), user_pages_(user_pages_for(p)) {
-  const double stripe = p.options.get("ftl.block.stripe");
-  if (stripe < 1 || stripe > geo_.dies() || stripe != std::floor(stripe) || geo_.dies() % uint32_t(stripe))
-    throw FtlConfigError("ftl.block.stripe", "a logical block must stripe over a divisor of the " +
-                                                 std::to_string(geo_.dies()) + " dies, not " + number(stripe));
-  stripe_ = uint32_t(stripe);
+  stripe_ = stripe_of(p);
   groups_ = geo_.dies() / stripe_;
   // (die_pages > 1 only with multi-plane operations, whose blocks hold a
   // multiple of it: the planes' pages alternate.)
@@ -61,7 +74,7 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
                          "the write buffer holds pages of 1 to ftl.block.buffer (" + std::to_string(buffer_pages_) +
                              ") logical blocks, not ");
   if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
-  logical_blocks_ = uint32_t((user_pages_ + lpb_ - 1) / lpb_);
+  logical_blocks_ = logical_blocks(p);
   // Group 0 holds the most logical blocks (L % groups); each needs its own
   // block set, plus one for the logical block in rewrite and one merge target.
   const uint64_t on_group0 = (uint64_t(logical_blocks_) + groups_ - 1) / groups_;

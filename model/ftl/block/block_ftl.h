@@ -58,6 +58,8 @@ namespace ssd::ftl {
 class BlockFtl : public Ftl {
  public:
   BlockFtl(const FtlParams& p, FlashMedia& media);
+  // map_bytes() of a block FTL built from `p` (FtlTableBytes): one entry per logical block.
+  static uint64_t table_bytes(const FtlParams& p);
 
   void begin_command(const HostRun& run) override;
   bool background(FtlWork& work) override;
@@ -69,7 +71,7 @@ class BlockFtl : public Ftl {
   // Where the LPN's data lives on flash (a newer copy may sit in the buffer).
   Ppn lookup(Lpn lpn) const override;
   const FtlStats& stats() const override { return stats_; }
-  uint64_t map_bytes() const override { return uint64_t(logical_blocks_) * params_.map_entry_bytes; }
+  uint64_t map_bytes() const override { return table_bytes(params_); }
   void check_consistency() const override;
   void reset_stats() override;
   bool checkpoint(Checkpoint& c) override;

@@ -14,28 +14,26 @@ FtlRegistration registration(
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<DftlFtl>(p, m); },
     {{"ftl.map_cache", "256k", "size",
       "cached mapping entries in DRAM (the table itself lives in translation pages on flash); "
-      "with dram.size=0 it lives in controller SRAM"}});
+      "with dram.size=0 it lives in controller SRAM"}},
+    &DftlFtl::table_bytes);
 }
 
-DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media) : PageFtl(p, media) {
+DftlFtl::Sizing DftlFtl::sizing(const FtlParams& p) {
   const uint64_t entry = p.map_entry_bytes;
-  if (entry == 0 || entry > geo_.page_size) throw std::invalid_argument("map entry size must be 1 .. page size bytes");
-  per_tpage_ = uint32_t(geo_.page_size / entry);
-  tpages_ = (user_pages_ + per_tpage_ - 1) / per_tpage_;
-  // Translation pages take flash like user data: the dies must hold both.
-  if (uint64_t(geo_.dies()) * die_cap_ < user_pages_ + tpages_)
-    throw std::invalid_argument("spare area too small for the " + std::to_string(tpages_) +
-                                " translation pages of the dftl FTL");
-
+  if (entry == 0 || entry > p.geometry.page_size) throw std::invalid_argument("map entry size must be 1 .. page size bytes");
+  Sizing s;
+  s.per_tpage = uint32_t(p.geometry.page_size / entry);
+  const uint64_t user_pages = user_pages_for(p);
+  s.tpages = (user_pages + s.per_tpage - 1) / s.per_tpage;
   const uint64_t want = uint64_t(p.options.get("ftl.map_cache"));
   if (want < entry)
     throw FtlConfigError("ftl.map_cache", "the map cache (" + std::to_string(want) +
                                               " bytes) must hold at least one mapping entry (" +
                                               std::to_string(entry) + " bytes)");
-  const uint64_t gtd = tpages_ * entry;
+  const uint64_t gtd = s.tpages * entry;
   const bool sram = p.dram_bytes == 0;
   const uint64_t room = sram ? kSramBytes : p.dram_bytes;
-  if (want + gtd > room)
+  if (want > room || gtd > room - want)
     throw FtlConfigError(
         "ftl.map_cache",
         "the map cache (" + std::to_string(want) + " bytes) and the translation directory (" + std::to_string(gtd) +
@@ -43,8 +41,23 @@ DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media) : PageFtl(p, media) {
             (sram ? "the controller SRAM of a DRAM-less drive (" + std::to_string(kSramBytes) + " bytes)"
                   : "the DRAM left after the write cache (" + std::to_string(p.dram_bytes) + " bytes)"));
   // A cache larger than the whole table holds the whole table.
-  capacity_ = std::min<uint64_t>(want / entry, user_pages_);
+  s.capacity = std::min<uint64_t>(want / entry, user_pages);
+  return s;
+}
 
+uint64_t DftlFtl::table_bytes(const FtlParams& p) {
+  const Sizing s = sizing(p);
+  return (s.capacity + s.tpages) * p.map_entry_bytes;
+}
+
+DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media) : DftlFtl(p, media, sizing(p)) {}
+
+DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media, const Sizing& s)
+    : PageFtl(p, media), per_tpage_(s.per_tpage), tpages_(s.tpages), capacity_(s.capacity) {
+  // Translation pages take flash like user data: the dies must hold both.
+  if (uint64_t(geo_.dies()) * die_cap_ < user_pages_ + tpages_)
+    throw std::invalid_argument("spare area too small for the " + std::to_string(tpages_) +
+                                " translation pages of the dftl FTL");
   l2p_.resize(user_pages_ + tpages_, kNone);  // the GTD after the user pages
   flags_.assign(user_pages_, 0);
   prev_.assign(user_pages_, kNone);

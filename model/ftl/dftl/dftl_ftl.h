@@ -44,6 +44,9 @@ class DftlFtl : public PageFtl {
   static constexpr uint64_t kSramBytes = 512 * 1024;
 
   DftlFtl(const FtlParams& p, FlashMedia& media);
+  // map_bytes() of a DFTL built from `p` (FtlTableBytes), its map cache
+  // and translation directory checked against the DRAM as the constructor does.
+  static uint64_t table_bytes(const FtlParams& p);
 
   void read(Lpn lpn, FtlWork& work) override;
   void write(Lpn lpn, uint64_t version, FtlWork& work) override;
@@ -87,6 +90,15 @@ class DftlFtl : public PageFtl {
 
  private:
   static constexpr uint8_t kCached = 1, kDirty = 2;
+  // What the parameters make of the table, checked before the page FTL
+  // under this one builds its own (constructor delegation).
+  struct Sizing {
+    uint32_t per_tpage;  // entries per translation page
+    uint64_t tpages;     // translation pages of the full table
+    uint64_t capacity;   // cache entries
+  };
+  static Sizing sizing(const FtlParams& p);
+  DftlFtl(const FtlParams& p, FlashMedia& media, const Sizing& s);
   struct MapStats {
     uint64_t hits = 0, misses = 0, tpage_reads = 0, tpage_writes = 0, dirty_evictions = 0, written_back = 0,
              gc_tpages_moved = 0;

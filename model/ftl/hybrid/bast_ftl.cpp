@@ -9,7 +9,7 @@ namespace {
 FtlRegistration registration(
     "bast", "hybrid log-block FTL (BAST): block-mapped data, one page-mapped log block per updated logical block",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<HybridFtl>(p, m, HybridFtl::Scheme::Bast); },
-    HybridFtl::options());
+    HybridFtl::options(), [](const FtlParams& p) { return HybridFtl::table_bytes(p, HybridFtl::Scheme::Bast); });
 }
 
 void HybridFtl::write_bast(uint32_t lpn, uint64_t version, FtlWork& work) {

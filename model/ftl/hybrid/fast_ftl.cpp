@@ -11,7 +11,7 @@ namespace {
 FtlRegistration registration(
     "fast", "hybrid log-block FTL (FAST): block-mapped data, a sequential log and shared random log blocks",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<HybridFtl>(p, m, HybridFtl::Scheme::Fast); },
-    HybridFtl::options());
+    HybridFtl::options(), [](const FtlParams& p) { return HybridFtl::table_bytes(p, HybridFtl::Scheme::Fast); });
 }
 
 void HybridFtl::write_fast(uint32_t lpn, uint64_t version, FtlWork& work) {

@@ -70,22 +70,24 @@ BlockId HybridFtl::phys_block(uint32_t block, uint32_t k) const {
   return phys_.block(DieId(block / bpd * stripe_ + k), block % bpd);
 }
 
-HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
-    : params_(p), phys_(p.geometry), geo_(grouped(p)), stripe_(phys_.dies() / geo_.dies()), media_(media),
-      scheme_(scheme), ppb_(geo_.pages_per_block), user_pages_(user_pages_for(p)) {
+HybridFtl::Layout HybridFtl::layout(const FtlParams& p, Scheme scheme) {
+  const FlashGeometry g = grouped(p);
+  const uint32_t ppb = g.pages_per_block;
+  const uint64_t user_pages = user_pages_for(p);
+  Layout l;
   // Interleaved, the engine's LPN space is whole rows of a logical block on
   // every die: the host's LPNs map into its first user_pages_.
-  interleave_ = p.options.get("ftl.hybrid.interleave") != 0 ? geo_.dies() : 0;
-  const uint64_t row = uint64_t(ppb_) * (interleave_ ? interleave_ : 1);
-  engine_pages_ = interleave_ ? (user_pages_ + row - 1) / row * row : user_pages_;
-  if (engine_pages_ >= kNone) throw std::invalid_argument("hybrid FTL: more than 2^32 logical pages");
-  if (geo_.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
-  if (ppb_ > UINT16_MAX) throw std::invalid_argument("hybrid FTL: more than 65535 pages per block");
-  logical_blocks_ = uint32_t((engine_pages_ + ppb_ - 1) / ppb_);
-  const uint32_t dies = geo_.dies();
+  l.interleave = p.options.get("ftl.hybrid.interleave") != 0 ? g.dies() : 0;
+  const uint64_t row = uint64_t(ppb) * (l.interleave ? l.interleave : 1);
+  l.engine_pages = l.interleave ? (user_pages + row - 1) / row * row : user_pages;
+  if (l.engine_pages >= kNone) throw std::invalid_argument("hybrid FTL: more than 2^32 logical pages");
+  if (g.pages() >= kNone) throw std::invalid_argument("more than 2^32 flash pages");
+  if (ppb > UINT16_MAX) throw std::invalid_argument("hybrid FTL: more than 65535 pages per block");
+  l.logical_blocks = uint32_t((l.engine_pages + ppb - 1) / ppb);
+  const uint32_t dies = l.dies = g.dies();
   // Die 0 serves the most logical blocks (L % dies == 0): its spare is the least.
-  const uint32_t lb_per_die = (logical_blocks_ + dies - 1) / dies;
-  const uint32_t spare = geo_.blocks_per_die() > lb_per_die ? geo_.blocks_per_die() - lb_per_die : 0;
+  const uint32_t lb_per_die = (l.logical_blocks + dies - 1) / dies;
+  const uint32_t spare = g.blocks_per_die() > lb_per_die ? g.blocks_per_die() - lb_per_die : 0;
   const double k = p.options.get("ftl.log_blocks");
   const uint32_t least = scheme == Scheme::Fast ? 2 : 1;
   if (k < least)
@@ -102,7 +104,26 @@ HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
                                                std::to_string(spare) +
                                                " spare blocks per die less the one a full merge needs (at most " +
                                                std::to_string(spare ? spare - 1 : 0) + ")");
-  pool_ = uint32_t(k);
+  l.pool = uint32_t(k);
+  return l;
+}
+
+uint64_t HybridFtl::table_bytes(const FtlParams& p, Scheme scheme) {
+  // The block map, and for every log block its owner and its page map.
+  const Layout l = layout(p, scheme);
+  return (uint64_t(l.logical_blocks) + uint64_t(l.dies) * l.pool * (uint64_t(grouped(p).pages_per_block) + 1)) *
+         p.map_entry_bytes;
+}
+
+HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)
+    : params_(p), phys_(p.geometry), geo_(grouped(p)), stripe_(phys_.dies() / geo_.dies()), media_(media),
+      scheme_(scheme), ppb_(geo_.pages_per_block), user_pages_(user_pages_for(p)) {
+  const Layout l = layout(p, scheme);
+  interleave_ = l.interleave;
+  engine_pages_ = l.engine_pages;
+  logical_blocks_ = l.logical_blocks;
+  pool_ = l.pool;
+  const uint32_t dies = geo_.dies();
   idle_merge_ = p.options.get("ftl.hybrid.idle_merge") != 0;
 
   l2p_.assign(engine_pages_, kNone);
@@ -122,10 +143,7 @@ uint32_t HybridFtl::lb_pages(uint32_t lb) const {
   return uint32_t(std::min<uint64_t>(ppb_, engine_pages_ - uint64_t(lb) * ppb_));
 }
 
-uint64_t HybridFtl::map_bytes() const {
-  // The block map, and for every log block its owner and its page map.
-  return (uint64_t(logical_blocks_) + uint64_t(logs_.size()) * (ppb_ + 1)) * params_.map_entry_bytes;
-}
+uint64_t HybridFtl::map_bytes() const { return table_bytes(params_, scheme_); }
 
 void HybridFtl::read(Lpn host_lpn, FtlWork& work) {
   const Lpn lpn(eng(host_lpn.v));

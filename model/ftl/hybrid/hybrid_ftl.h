@@ -58,6 +58,8 @@ class HybridFtl : public Ftl {
 
   // Options both schemes declare (one default each).
   static std::vector<FtlOptionSpec> options();
+  // map_bytes() of a hybrid FTL built from `p` (FtlTableBytes).
+  static uint64_t table_bytes(const FtlParams& p, Scheme scheme);
 
   uint64_t user_pages() const override { return user_pages_; }
   void read(Lpn lpn, FtlWork& work) override;
@@ -82,6 +84,16 @@ class HybridFtl : public Ftl {
   std::vector<FtlStat> extra_stats() const override;
 
  private:
+  // The engine's logical space and log pool, from the parameters (checked
+  // before any table is built).
+  struct Layout {
+    uint32_t interleave;    // interleave_
+    uint64_t engine_pages;  // engine_pages_
+    uint32_t logical_blocks;
+    uint32_t dies;          // of the engine's geometry (die groups)
+    uint32_t pool;          // log blocks per die
+  };
+  static Layout layout(const FtlParams& p, Scheme scheme);
   static constexpr uint32_t kNone = UINT32_MAX;
   enum class Role : uint8_t { Free, Data, Log };
   struct Log {

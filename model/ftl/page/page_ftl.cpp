@@ -16,7 +16,8 @@ FtlRegistration registration(
      {"ftl.gc.bg_threshold", "8", "count", "idle-time GC runs on a die while it has fewer free blocks than this (needs ftl.idle_after)"},
      {"ftl.gc.separate", "true", "bool", "GC copies go to their own open block, apart from host data (false: into the host's)"},
      {"ftl.wl.dynamic", "false", "bool", "open the free block with the fewest erases instead of the longest-free one"},
-     {"ftl.wl.threshold", "0", "count", "static wear levelling: move cold data when a die's erase-count spread exceeds this; 0 = off"}});
+     {"ftl.wl.threshold", "0", "count", "static wear levelling: move cold data when a die's erase-count spread exceeds this; 0 = off"}},
+    &PageFtl::table_bytes);
 
 // An option's value, or its default when the FTL was built without options
 // (tests, or a plug-in deriving from this FTL).

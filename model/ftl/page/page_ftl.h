@@ -32,6 +32,8 @@ namespace ssd::ftl {
 class PageFtl : public Ftl {
  public:
   PageFtl(const FtlParams& p, FlashMedia& media);
+  // map_bytes() of a page FTL built from `p` (FtlTableBytes): one entry per user page.
+  static uint64_t table_bytes(const FtlParams& p) { return user_pages_for(p) * p.map_entry_bytes; }
 
   uint64_t user_pages() const override { return user_pages_; }
   bool background(FtlWork& work) override;
@@ -42,7 +44,7 @@ class PageFtl : public Ftl {
   Ppn lookup(Lpn lpn) const override { return Ppn(l2p_[lpn.v]); }
   void prefetch(Lpn lpn) const override { __builtin_prefetch(&l2p_[lpn.v]); }
   const FtlStats& stats() const override { return stats_; }
-  uint64_t map_bytes() const override { return user_pages_ * params_.map_entry_bytes; }
+  uint64_t map_bytes() const override { return table_bytes(params_); }
   void check_consistency() const override;
   void prefetch(Lpn lpn, int stage) const override {
     if (stage == 0) return __builtin_prefetch(&l2p_[lpn.v]);

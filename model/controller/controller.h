@@ -206,8 +206,9 @@ class Controller : public sc_core::sc_module {
   // write's or a TRIM's: a map-page read of theirs could otherwise suspend
   // their own program, whose end the command has not answered yet.)
   bool host_reading_ = false;
-  // nand.suspend, write-through: the command being served, and per die its
-  // suspendable ops (their ends, their commands), the ended ones dropped
+  // nand.suspend, write-through: the command being served, and per die the
+  // suspendable op of each command that ends last there (its end, its
+  // command; Controller::resumed), the ended ones dropped
   // once the list has doubled since the last drop (an op's cost stays O(1)
   // with a deep queue of GC work behind the die; an ended op is never
   // moved, so it does no harm meanwhile); per command, when its flash work

@@ -112,13 +112,13 @@ class Generator(FtlOptions):
             budget = 20_000_000 / max(1, user_pages * self.merge_pages)
             fits = [o for o in ["0", "0.01", "0.05", "0.5", "1.0", "2"] if float(o) <= budget]
             self._set(a, "precondition.overwrite", rng.choice(fits[-2:]))
-        elif pre == "used" and self.op < 0.05 and user_pages > 4096:
+        elif pre == "used" and self.spare < 0.05 and user_pages > 4096:
             # almost no spare: each overwrite moves a block's worth of pages (WA ~100): keep it short
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.01", "0.05"]))
         elif pre == "used" or rng.random() < 0.05:
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.5", "1.0", "2", "30%", "0.01"]))
         tiny_cache = self.ftl == "dftl" and self.map_cache // self.entry < user_pages // 64
-        if self.has("state") and self.op >= 0.05 and self.merge_pages <= 64 and not tiny_cache \
+        if self.has("state") and self.spare >= 0.05 and self.merge_pages <= 64 and not tiny_cache \
                 and rng.random() < 0.08:
             # The modelled steady state instead (every FTL's own; refused, one line, for a GC policy
             # or plug-in without a model). It is a full overwrite: as for `used` above, not with
@@ -251,6 +251,11 @@ class Generator(FtlOptions):
         if gc != 2 or rng.random() < 0.5:
             self._set(a, "ftl.gc_threshold", str(gc))
         self.op = op_value(op)
+        # The spare GC can use: a die's spare blocks less the threshold's and the two open ones. A
+        # large ftl.gc_threshold leaves little of a moderate ftl.op (a run of 0.0523 with threshold 41
+        # had 3 %, and its dftl preconditioning took minutes): the budgets below go by this.
+        user_blocks = math.ceil(bpd / (1.0 + self.op))
+        self.spare = max(0.0, (bpd - user_blocks - gc - 2) / user_blocks)
         user_pages = int(float(pages) / (1.0 + self.op))
         if name != "page" or rng.random() < 0.2:
             self._set(a, "ftl.name", name)
@@ -264,7 +269,7 @@ class Generator(FtlOptions):
             self._hybrid_options(a, g, user_pages)
         else:
             self._dftl_options(a, g, user_pages)
-            if self.op < 0.05 and self.map_cache // self.entry < user_pages // 8:
+            if self.spare < 0.05 and self.map_cache // self.entry < user_pages // 8:
                 # Almost no spare and a small map cache: each page GC moves evicts a dirty entry,
                 # a translation-page write that uses up what GC frees (a write amplification in
                 # the 10^5, tens of seconds, not a hang): budget it like a large merge.
@@ -406,7 +411,7 @@ class Generator(FtlOptions):
         if rng.random() < 0.15:
             self._set(a, "trace.device", rng.choice(devices))
         big = "/apps/" in path or "/mqsim/" in path
-        if (big and (self.op < 0.05 or self.merge_pages > 1)) or self.merge_pages > 64:
+        if (big and (self.spare < 0.05 or self.merge_pages > 1)) or self.merge_pages > 64:
             # (or a block-mapped FTL whose random writes each merge a logical block)
             # thousands of writes into a drive with almost no spare: a write amplification in the
             # tens, 30 s and more of wall time. A short window keeps the run within budget.

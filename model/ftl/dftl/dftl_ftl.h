@@ -78,6 +78,7 @@ class DftlFtl : public PageFtl {
     c.value(tpage_cursor_.turn);
     c.value(map_);
     if (c.loading() && cached_ > capacity_) c.fail("more cached entries than the cache holds");
+    if (c.loading()) count_dirty();
     if (c.loading() && tpage_cursor_.die >= geo_.dies()) c.fail("translation-page cursor beyond the dies");
     return true;
   }
@@ -117,10 +118,18 @@ class DftlFtl : public PageFtl {
   // dirty flag kept); returns it.
   uint32_t pop_lru();
   // Translation page `t`'s dirty entries made clean, their addresses now
-  // what the page on flash says; returns how many.
-  uint32_t clean(uint32_t t);
+  // what the page on flash says; returns how many. `dirty_lpn`: one of them,
+  // if known (when it is the only one, no scan of the page).
+  uint32_t clean(uint32_t t, uint32_t dirty_lpn = kNone);
   // Read-modify-write of translation page `t` with every dirty entry of it.
-  void write_back(uint32_t t, FtlWork& work);
+  void write_back(uint32_t t, FtlWork& work, uint32_t dirty_lpn = kNone);
+  // Entry `lpn` made dirty (counted on its translation page).
+  void mark_dirty(uint32_t lpn) {
+    dirty_[lpn / per_tpage_] += (flags_[lpn] & kDirty) ? 0 : 1;
+    flags_[lpn] |= kDirty;
+  }
+  // dirty_ from flags_ (a loaded checkpoint).
+  void count_dirty();
   // steady_state(): `touches` uniformly random entries made cached and
   // dirty, with the cache's evictions and write-backs but no flash work.
   void warm_cache(uint64_t seed, uint64_t touches);
@@ -139,6 +148,7 @@ class DftlFtl : public PageFtl {
   // What the translation pages on flash say for each LPN: a clean entry
   // must agree with l2p_ (checked by check_consistency).
   BigTable<uint32_t> on_flash_;
+  std::vector<uint32_t> dirty_;  // per translation page: its dirty entries
   uint64_t tpage_version_ = 0;
   MapStats map_;
 };

@@ -350,25 +350,25 @@ void DftlFtl::check_consistency() const {
   if (listed != cached_ || cached_ > capacity_)
     fail("cache holds " + std::to_string(listed) + " entries, count " + std::to_string(cached_) + ", capacity " +
          std::to_string(capacity_));
-  std::vector<uint32_t> dirty(tpages_, 0);
   for (uint64_t l = 0; l < user_pages_; ++l) {
     if (flags_[l] == kDirty) fail("LPN " + std::to_string(l) + " dirty but not cached");
-    dirty[l / per_tpage_] += (flags_[l] & kDirty) ? 1 : 0;
     // A clean entry is what its translation page on flash says.
     if (!(flags_[l] & kDirty) && on_flash_[l] != l2p_[l])
       fail("LPN " + std::to_string(l) + " is clean but its translation page holds a stale address");
     if (on_flash_[l] != kNone && l2p_[user_pages_ + l / per_tpage_] == kNone)
       fail("LPN " + std::to_string(l) + " written back but its translation page is unmapped");
   }
+  const std::vector<uint32_t> dirty = dirty_counts();
   for (uint64_t t = 0; t < tpages_; ++t)
     if (dirty[t] != dirty_[t])
       fail("translation page " + std::to_string(t) + " has " + std::to_string(dirty[t]) + " dirty entries, counted " +
            std::to_string(dirty_[t]));
 }
 
-void DftlFtl::count_dirty() {
-  dirty_.assign(tpages_, 0);
-  for (uint64_t l = 0; l < user_pages_; ++l) dirty_[l / per_tpage_] += (flags_[l] & kDirty) ? 1 : 0;
+std::vector<uint32_t> DftlFtl::dirty_counts() const {
+  std::vector<uint32_t> dirty(tpages_, 0);
+  for (uint64_t l = 0; l < user_pages_; ++l) dirty[l / per_tpage_] += (flags_[l] & kDirty) ? 1 : 0;
+  return dirty;
 }
 
 }  // namespace ssd::ftl

@@ -78,7 +78,7 @@ class DftlFtl : public PageFtl {
     c.value(tpage_cursor_.turn);
     c.value(map_);
     if (c.loading() && cached_ > capacity_) c.fail("more cached entries than the cache holds");
-    if (c.loading()) count_dirty();
+    if (c.loading()) dirty_ = dirty_counts();
     if (c.loading() && tpage_cursor_.die >= geo_.dies()) c.fail("translation-page cursor beyond the dies");
     return true;
   }
@@ -128,8 +128,9 @@ class DftlFtl : public PageFtl {
     dirty_[lpn / per_tpage_] += (flags_[lpn] & kDirty) ? 0 : 1;
     flags_[lpn] |= kDirty;
   }
-  // dirty_ from flags_ (a loaded checkpoint).
-  void count_dirty();
+  // Dirty entries per translation page, counted from flags_ (what dirty_
+  // keeps; a loaded checkpoint rebuilds it, check_consistency compares).
+  std::vector<uint32_t> dirty_counts() const;
   // steady_state(): `touches` uniformly random entries made cached and
   // dirty, with the cache's evictions and write-backs but no flash work.
   void warm_cache(uint64_t seed, uint64_t touches);

@@ -75,6 +75,7 @@ HybridFtl::Layout HybridFtl::layout(const FtlParams& p, Scheme scheme) {
   const uint32_t ppb = g.pages_per_block;
   const uint64_t user_pages = user_pages_for(p);
   Layout l;
+  l.ppb = ppb;
   // Interleaved, the engine's LPN space is whole rows of a logical block on
   // every die: the host's LPNs map into its first user_pages_.
   l.interleave = p.options.get("ftl.hybrid.interleave") != 0 ? g.dies() : 0;
@@ -111,8 +112,7 @@ HybridFtl::Layout HybridFtl::layout(const FtlParams& p, Scheme scheme) {
 uint64_t HybridFtl::table_bytes(const FtlParams& p, Scheme scheme) {
   // The block map, and for every log block its owner and its page map.
   const Layout l = layout(p, scheme);
-  return (uint64_t(l.logical_blocks) + uint64_t(l.dies) * l.pool * (uint64_t(grouped(p).pages_per_block) + 1)) *
-         p.map_entry_bytes;
+  return (uint64_t(l.logical_blocks) + uint64_t(l.dies) * l.pool * (uint64_t(l.ppb) + 1)) * p.map_entry_bytes;
 }
 
 HybridFtl::HybridFtl(const FtlParams& p, FlashMedia& media, Scheme scheme)

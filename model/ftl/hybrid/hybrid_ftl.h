@@ -91,6 +91,7 @@ class HybridFtl : public Ftl {
     uint64_t engine_pages;  // engine_pages_
     uint32_t logical_blocks;
     uint32_t dies;          // of the engine's geometry (die groups)
+    uint32_t ppb;           // its pages per block (ppb_)
     uint32_t pool;          // log blocks per die
   };
   static Layout layout(const FtlParams& p, Scheme scheme);

@@ -74,6 +74,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
   flash_trans_.set_extension(&flash_cmd_);
   dram_trans_.set_extension(&dram_cmd_);
   if (cfg.nand.suspend) awaited_.assign(fgeo_.dies(), {});
+  if (packed_.enabled()) media_.keep_erased_fill();  // (packed_op: a slot read before its block's erase)
 }
 
 Controller::~Controller() {
@@ -383,15 +384,24 @@ sc_time Controller::write_page(uint32_t lpn, bool partial, const sc_time& at, ui
   work_.clear();
   const uint64_t gc_before = ftl_->stats().gc_runs;
   ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
-  if (on_program_ && !ftl_buffered_ && work_.record_ops &&  // (only a power-fail run asks)
-      std::none_of(work_.ops.begin(), work_.ops.end(),
-                   [](const ftl::FlashOp& op) { return !op.gc && op.kind == ftl::FlashOp::Kind::Program; }))
-    ftl_buffered_ = true;
+  if (on_program_) note_buffered(work_);  // (only a power-fail run asks)
   if (ftl_->stats().gc_runs != gc_before)
     log_->debug("write of LPN {} ran {} GC victim(s): {} flash ops", lpn, ftl_->stats().gc_runs - gc_before,
                 work_.ops.size());
   const sc_time done = run_flash(work_, charge(work_, t));
   return work_.into_buffer ? std::max(done, ftl_buffer_free_at_) : done;
+}
+
+void Controller::note_buffered(const ftl::FtlWork& work) {
+  // An FTL with a RAM write buffer says so (into_buffer), even when the same
+  // write also flushed it (a block FTL's write to another logical block
+  // programs the held pages, then holds this one); a plug-in that does not
+  // say so shows it by a host write with no program of a host page.
+  if (!ftl_buffered_ && work.record_ops &&
+      (work.into_buffer || std::none_of(work.ops.begin(), work.ops.end(), [](const ftl::FlashOp& op) {
+         return !op.gc && op.kind == ftl::FlashOp::Kind::Program;
+       })))
+    ftl_buffered_ = true;
 }
 
 void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n, const sc_time* at, uint64_t tag,
@@ -424,10 +434,7 @@ void Controller::write_pages(const HostCommand& cmd, uint64_t first, uint32_t n,
     ftl_->write(Lpn(lpn), tag ? tag : ++version_, work_);
     into_buffer[k] = work_.into_buffer;
     batch_work_.drains_buffer = batch_work_.drains_buffer || work_.drains_buffer;
-    if (on_program_ && !ftl_buffered_ && work_.record_ops &&
-        std::none_of(work_.ops.begin(), work_.ops.end(),
-                     [](const ftl::FlashOp& op) { return !op.gc && op.kind == ftl::FlashOp::Kind::Program; }))
-      ftl_buffered_ = true;
+    if (on_program_) note_buffered(work_);
     issue = std::max(issue, charge(work_, t));
     bounds[k] = uint32_t(batch_work_.ops.size());
     for (ftl::FlashOp op : work_.ops) {

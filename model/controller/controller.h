@@ -160,14 +160,17 @@ class Controller : public sc_core::sc_module {
   // all `planes` of a multi-plane operation together.
   // `gc_planes`: of the planes, how many are GC work (a host page can pair
   // with a copy); by default all of them when `op` is GC, else none.
+  // `erased_later`: as packed_op's.
   sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes = 1,
-                   uint32_t gc_planes = UINT32_MAX);
+                   uint32_t gc_planes = UINT32_MAX, bool erased_later = false);
   // One NAND command for `op` on flash page `page` of its block.
   sc_time issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at, uint32_t planes,
                       uint32_t gc_planes);
   // controller.compression: `op` is on a compressed host page (a slot);
   // the flash pages it completes or lies in (compression.h).
-  sc_time packed_op(const ftl::FlashOp& op, const sc_time& at);
+  // `erased_later`: the FTL erased the op's block after planning the op, in
+  // the same work (a merge's copies from the block it then erases).
+  sc_time packed_op(const ftl::FlashOp& op, const sc_time& at, bool erased_later);
   // Multi-plane (nand.multiplane): the ops after `i` in `ops` that run with
   // it as one operation (same die, kind and multi-plane block, same page of
   // other planes, everything they wait for already `booked`), into `with`.
@@ -225,8 +228,13 @@ class Controller : public sc_core::sc_module {
   std::vector<AwaitedOps> awaited_;
   std::unordered_map<const ssdtlm::HostCommand*, sc_time> flash_done_;
   uint64_t trims_ignored_ = 0;
-  bool ftl_buffered_ = false;  // the FTL answered a write without programming it
+  bool ftl_buffered_ = false;  // the FTL keeps host writes in its own RAM (power-fail analysis)
+  void note_buffered(const ftl::FtlWork& work);  // after a host write: does it?
   std::vector<sc_time> done_;  // run_flash: each op's completion
+  // run_flash, with packed pages or power-fail tracking: per op, whether a
+  // later op of the work erases its block; the blocks erased so far (scratch).
+  std::vector<char> erased_later_;
+  std::vector<uint32_t> erased_blocks_;
   ftl::FtlWork batch_work_;    // write_pages: the group's ops
   Batch batch_;
   std::function<void(uint64_t, uint64_t, const sc_time&)> on_program_;

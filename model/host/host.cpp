@@ -17,6 +17,7 @@ const char* to_string(StopReason r) {
     case StopReason::Runtime: return "workload.runtime reached";
     case StopReason::TimeLimit: return "simulated time limit reached";
     case StopReason::Error: return "error";
+    case StopReason::PowerCut: return "power cut";
   }
   return "?";
 }

@@ -51,7 +51,7 @@ struct OpStats {
 };
 
 // Why the host stopped issuing.
-enum class StopReason { SourceDone, Runtime, TimeLimit, Error };
+enum class StopReason { SourceDone, Runtime, TimeLimit, Error, PowerCut };
 const char* to_string(StopReason r);
 
 // One stream of requests: its source, its NCQ slots and when it stops.
@@ -87,6 +87,11 @@ class Host : public sc_core::sc_module {
   uint64_t completed() const { return completed_; }
   uint64_t errors() const { return errors_; }
   StopReason stop_reason() const { return stop_; }
+  // The power was cut (powerfail.at): if the workload had not ended, that
+  // is why the host stopped (the simulation does not run past the cut).
+  void power_cut() {
+    if (running_slots_ > 0 && stop_ == StopReason::SourceDone) stop_ = StopReason::PowerCut;
+  }
   // The exception that stopped the run, if any.
   std::exception_ptr failure() const { return failure_; }
 

@@ -34,6 +34,7 @@ void FlashMedia::checkpoint(Checkpoint& c) {
 }
 
 void FlashMedia::erase(BlockId b) {
+  if (!erased_fill_.empty()) erased_fill_[b.v] = write_ptr_[b.v];
   write_ptr_[b.v] = 0;
   ++erase_count_[b.v];
 }

@@ -36,6 +36,15 @@ class FlashMedia {
   void erase(BlockId b);
 
   bool is_programmed(Ppn p) const { return geometry_.page_in_block(p) < write_ptr_[geometry_.block_of(p).v]; }
+  // The FTL changes the array as it plans a piece of work, and the
+  // controller times the work's commands afterwards: a read or program the
+  // FTL planned before erasing its block in the same work must see the block
+  // as it was then. So, once keep_erased_fill() is called, an erase keeps
+  // the block's fill (programmed pages), and a page keeps what it was last
+  // programmed with (content tracking) until it is programmed again.
+  void keep_erased_fill() { erased_fill_.assign(write_ptr_.size(), 0); }
+  uint32_t fill_before_erase(BlockId b) const { return erased_fill_[b.v]; }
+  PageContent last_programmed(Ppn p) const { return content_.empty() ? PageContent{} : content_[p.v]; }
   uint32_t erase_count(BlockId b) const { return erase_count_[b.v]; }
   const FlashGeometry& geometry() const { return geometry_; }
   // Save or load the array's state (write pointers, wear, contents).
@@ -45,6 +54,7 @@ class FlashMedia {
   FlashGeometry geometry_;
   std::vector<uint32_t> write_ptr_;     // next programmable page per block
   std::vector<uint32_t> erase_count_;
+  std::vector<uint32_t> erased_fill_;   // per block, its fill when last erased (empty unless kept)
   std::vector<PageContent> content_;    // empty unless tracking content
 };
 

@@ -115,6 +115,18 @@ json raid_totals(const std::vector<json>& members) {
   const double n = double(members.size());
   t["channels"] = chans;
   t["dies"] = dies;
+  if (members.front().contains("compression")) {  // packed pages: every member's (one configuration)
+    uint64_t logical = 0, physical = 0, programs = 0;
+    for (const json& m : members) {
+      logical += m["compression"]["logical_bytes_written"].get<uint64_t>();
+      physical += m["compression"]["physical_bytes_written"].get<uint64_t>();
+    }
+    for (const json& c : chans) programs += c["programs"].get<uint64_t>() + c["gc_programs"].get<uint64_t>();
+    t["compression"] = {{"compressed_page_bytes", members.front()["compression"]["compressed_page_bytes"]},
+                        {"logical_bytes_written", logical},
+                        {"physical_bytes_written", physical},
+                        {"flash_write_amplification", host ? double(programs) / double(host) : 0.0}};
+  }
   t["cpu"] = {{"utilisation", cpu / n}, {"cycles", cycles}};
   t["dram"] = {{"utilisation", dram / n}, {"bytes", bytes}};
   t["members"] = members;

@@ -173,7 +173,10 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   timed_s_ = seconds_since(t0);
   kernel_deltas_ = sc_core::sc_delta_count() - deltas;
   // (powerfail.at=trace without a record: the replay says so.)
-  if (power_fail_ && power_fail_->cut_known()) power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
+  if (power_fail_ && power_fail_->cut_known()) {
+    host_->power_cut();
+    power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
+  }
   host_->on_completion(nullptr);
   if (activity_) activity_->finish();
   if (host_->failure()) std::rethrow_exception(host_->failure());

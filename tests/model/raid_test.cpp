@@ -83,6 +83,30 @@ TEST(Raid, RandomSmallWritesTouchOneMemberEach) {
   EXPECT_EQ(j["device"]["members"].size(), 3u);
 }
 
+TEST(Raid, PackedPagesAreSummedOverTheMembers) {
+  // 2 KiB map units packed two to a 4 KiB flash page: the top level sums the
+  // members' compression figures and takes its flash pages from all channels.
+  const auto j = drive("--controller.map_unit=2k --raid.members=2 --raid.stripe=8k --workload.rw=randwrite "
+                       "--workload.bs=2k --workload.number_ios=600",
+                       "packed");
+  const auto& d = j["device"];
+  ASSERT_TRUE(d.contains("compression")) << d.dump();
+  uint64_t logical = 0, physical = 0, programs = 0;
+  for (const auto& m : d["members"]) {
+    logical += m["compression"]["logical_bytes_written"].get<uint64_t>();
+    physical += m["compression"]["physical_bytes_written"].get<uint64_t>();
+  }
+  for (const auto& c : d["channels"]) programs += c["programs"].get<uint64_t>() + c["gc_programs"].get<uint64_t>();
+  EXPECT_EQ(d["compression"]["compressed_page_bytes"], 2048);
+  EXPECT_EQ(d["compression"]["logical_bytes_written"].get<uint64_t>(), logical);
+  EXPECT_EQ(d["compression"]["physical_bytes_written"].get<uint64_t>(), physical);
+  EXPECT_EQ(physical, programs * 4096);
+  // 600 units of 2 KiB fill 300 flash pages (less any half page still in a buffer).
+  EXPECT_EQ(logical, 600u * 2048);
+  EXPECT_NEAR(double(programs), 300.0, 2.0);
+  EXPECT_DOUBLE_EQ(d["compression"]["flash_write_amplification"].get<double>(), double(programs) / 600.0);
+}
+
 TEST(Raid, ContentChecksSeeHostAddresses) {
   const auto j = drive("--precondition=used --workload.rw=randrw --workload.bs=12k --workload.iodepth=8 "
                        "--workload.number_ios=2000 --raid.members=2 --raid.stripe=8k --check.content=true",

@@ -14,6 +14,7 @@ counted apart. A few configurations are deliberately at or just past a rule
 import math
 from dataclasses import dataclass, field
 
+from .generate_extras import ExtraOptions
 from .generate_ftl import FtlOptions
 from .values import edge_int, fmt_size, fmt_time_ns, min_op_text, op_value, spare_ok
 
@@ -74,7 +75,7 @@ class RunSpec:
 
 # ---- value helpers
 
-class Generator(FtlOptions):
+class Generator(FtlOptions, ExtraOptions):
     def __init__(self, rng, covered=None, keys=None):
         """keys: the options of the binary's --help; options it lacks are never set."""
         self.rng = rng
@@ -95,11 +96,25 @@ class Generator(FtlOptions):
         kind = rng.choices(["synthetic", "trace", "export", "job"], [0.74, 0.2, 0.04, 0.02])[0]
         if kind == "job" and not self.has("job"):
             kind = "synthetic"
-        content = rng.random() < 0.15
         self.expect_refusal = ""
+        self.hdd = self.has("device") and rng.random() < 0.06
+        if self.hdd:
+            return self._hdd_spec(a, kind)
+        content = rng.random() < 0.15
+        plugin = self._plugin(a)
         geo = self._geometry(a, content)
         user_pages = self._ftl(a, geo)
-        if self.merge_pages > 64 and kind in ("trace", "job") and rng.random() < 0.7:
+        if plugin:
+            # The example plug-in's FTL, where the page FTL was chosen without its own options.
+            if self.ftl == "page" and not any(k.startswith(("ftl.gc.", "ftl.wl.")) for k, _ in a):
+                a[:] = [(k, v) for k, v in a if k != "ftl.name"] + [("ftl.name", "circular")]
+                self.ftl = "plugin"
+                if rng.random() < 0.3:
+                    a.append(("ftl.circular_idle_free", str(rng.choice([0, 1, 4, 100]))))
+            else:
+                a[:] = [(k, v) for k, v in a if k != "ftl.plugin"]
+        self._map_unit(a, geo)
+        if self.merge_pages > 64 and kind in ("trace", "job") and (self.starved or rng.random() < 0.7):
             # thousands of small random writes, each merging a logical block: mostly too slow
             kind = "synthetic"
         self._dram(a, geo, user_pages)
@@ -107,7 +122,9 @@ class Generator(FtlOptions):
         pre = rng.choice(["none", "seq-fill", "used"])
         if pre != "seq-fill" or rng.random() < 0.3:
             self._set(a, "precondition", pre)
-        if pre == "used" and self.merge_pages > 1:
+        if pre == "used" and self.starved:
+            self._set(a, "precondition.overwrite", "0")   # the fill alone (see _ftl)
+        elif pre == "used" and self.merge_pages > 1:
             # random page writes, each merging up to a logical block: keep the copies in budget
             budget = 20_000_000 / max(1, user_pages * self.merge_pages)
             fits = [o for o in ["0", "0.01", "0.05", "0.5", "1.0", "2"] if float(o) <= budget]
@@ -136,14 +153,36 @@ class Generator(FtlOptions):
             self._set(a, "job", rng.choice(JOB_FILES))
         else:
             self._workload(a, geo, user_pages * geo["page"], content, kind == "export")
+        self._extras(a, geo, content, kind)
+        return self._finish(a, content, kind)
+
+    def _hdd_spec(self, a, kind):
+        """A hard disk behind the link: its options, the link's and the host's, a workload."""
+        rng = self.rng
+        user_bytes = self._hdd(a)
+        self.ftl, self.merge_pages, self.spare, self.raid, self.starved = "hdd", 1, 1.0, 1, False
+        self._cpu_sata(a, ssd=False)
+        if rng.random() < 0.1:
+            self._set(a, "sata.fis_overhead", rng.choice(["0", "4us", "100us"]))
+        if kind == "trace":
+            self._trace(a)
+        elif kind == "job":
+            self._set(a, "job", rng.choice(JOB_FILES))
+        else:
+            self._workload(a, {"page": 4096}, user_bytes, False, kind == "export")
+        return self._finish(a, False, kind)
+
+    def _finish(self, a, content, kind):
+        rng = self.rng
         if kind == "export":
             self._set(a, "export-trace", "@export.trace")
             self._set(a, "export-trace.format", rng.choice(TRACE_FORMATS))
         self._outputs(a, content, kind)
         spec = RunSpec(a, expect_refusal=self.expect_refusal)
         if rng.random() < 0.1:  # some options through an INI file: the --config path
-            spec.ini = [k for k in spec.keys() if k.split(".")[0] in ("nand", "dram", "cpu", "ftl")
-                        and rng.random() < 0.7]
+            # (ftl.plugin is command line only: it adds options the file may set)
+            spec.ini = [k for k in spec.keys() if k.split(".")[0] in ("nand", "dram", "cpu", "ftl", "hdd")
+                        and k != "ftl.plugin" and rng.random() < 0.7]
             if spec.ini:
                 self.covered["config"] = self.covered.get("config", 0) + 1
         return spec
@@ -208,6 +247,7 @@ class Generator(FtlOptions):
             if not self.has(FTL_PROBE[name]):   # an older binary without that FTL
                 name = "page"
         self.ftl = name
+        self.starved = False   # dftl with a small map cache and almost no spare (below)
         self.merge_pages = 1   # pages one merge of a block-mapped FTL copies (sizes the run's budget)
         # The FTL's geometry: with nand.multiplane its blocks are multi-plane blocks (options.cpp,
         # SimConfig::ftl_geometry), so the spare-area rule counts blocks_per_plane per die.
@@ -272,8 +312,11 @@ class Generator(FtlOptions):
             if self.spare < 0.05 and self.map_cache // self.entry < user_pages // 8:
                 # Almost no spare and a small map cache: each page GC moves evicts a dirty entry,
                 # a translation-page write that uses up what GC frees (a write amplification in
-                # the 10^5, tens of seconds, not a hang): budget it like a large merge.
+                # the 10^4-10^5, tens of seconds, not a hang): budget it like a large merge, and
+                # write only a few pages (a 1-entry cache with 0.1 % spare: one 3.4 MB write after
+                # a 1 % overwrite ran past 30 s).
                 self.merge_pages = fpb * 64
+                self.starved = True
         if rng.random() < 0.1:   # applies to every FTL: one GC or merge at a time
             self._set(a, "controller.serial_gc", rng.choice(["true", "false"]))
         if name != "page" and rng.random() < 0.03:
@@ -303,14 +346,15 @@ class Generator(FtlOptions):
         if rng.random() < 0.3:
             self._set(a, "dram.latency", rng.choice(["0", "1ns", "60ns", "200ns", "0.1us"]))
 
-    def _cpu_sata(self, a):
+    def _cpu_sata(self, a, ssd=True):
+        """The controller's CPU (ssd), the SATA link, the host's queue and costs, idle-time work (ssd)."""
         rng = self.rng
-        if rng.random() < 0.3:
+        if ssd and rng.random() < 0.3:
             self._set(a, "cpu.cores", str(edge_int(rng, 1, 64)))
-        if rng.random() < 0.3:
+        if ssd and rng.random() < 0.3:
             self._set(a, "cpu.clock", rng.choice(["1MHz", "50MHz", "200MHz", "1GHz", "2.5GHz", "175000kHz"]))
         for name in ("decode", "complete", "flash_op", "ftl_lookup", "map_update", "gc_page", "gc_victim"):
-            if rng.random() < 0.15:
+            if ssd and rng.random() < 0.15:
                 self._set(a, "cpu.cycles." + name, str(rng.choice([0, 1, 100, 5000, 100_000])))
         self.ncq = 32
         if rng.random() < 0.4:
@@ -325,7 +369,7 @@ class Generator(FtlOptions):
         for key in ("host.cmd_overhead", "host.irq_overhead"):
             if rng.random() < 0.15:
                 self._set(a, key, rng.choice(["0", "1us", "5us", "20us", "500ns"]))
-        if rng.random() < 0.1:
+        if ssd and rng.random() < 0.1:
             self._set(a, "ftl.idle_after", rng.choice(["0", "100us", "1ms", "10ms"]))
             if rng.random() < 0.3:
                 self._set(a, "ftl.idle_dies", str(rng.choice([1, 2, 4, 1000])))
@@ -338,7 +382,7 @@ class Generator(FtlOptions):
         self._set(a, "workload.rw", rng.choice(RW))
         bs = rng.choice([512, 4096, page, page * rng.randint(2, 16), 512 * rng.randint(1, 8192),
                          4 << 20, rng.randint(1, 64) * 512])
-        bs = min(bs, 4 << 20, user_bytes)
+        bs = min(bs, 4 << 20, user_bytes, 4 * page if self.starved else 4 << 20)
         bs -= bs % 512
         if bs != 4096 or rng.random() < 0.5:
             self._set(a, "workload.bs", fmt_size(rng, bs))
@@ -362,7 +406,7 @@ class Generator(FtlOptions):
         page_ops = -(-bs // page) + 1
         if self.merge_pages > 1:   # block-mapped: a write may merge (read + program) whole logical blocks
             page_ops = 3 * page_ops + 2 * self.merge_pages
-        cap = max(1, min(4000 if not content else 500, MAX_PAGE_OPS // page_ops))
+        cap = max(1, min(4000 if not content else 500, MAX_PAGE_OPS // page_ops, 8 if self.starved else 4000))
         ios = edge_int(rng, 1, cap)
         runtime = None
         if not export and rng.random() < 0.15:
@@ -446,7 +490,7 @@ class Generator(FtlOptions):
                 self._set(a, "output", "@output.txt")
         if rng.random() < 0.1:
             self._set(a, "report.avgtime", rng.choice(["10ms", "100ms", "500ms", "1s"]))
-        if rng.random() < 0.1:
+        if not self.hdd and rng.random() < 0.1:
             self._set(a, "store-data", rng.choice(["true", "false"]))
         if kind != "export" and rng.random() < 0.15:
             self._set(a, "timeseries", "@timeseries.csv")

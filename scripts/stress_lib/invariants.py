@@ -108,6 +108,14 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
     total = sum(ios.values()) + report["flush"]["total_ios"]
     number_ios = int(o["workload.number_ios"])
     runtime = parse_seconds(o["workload.runtime"])
+    # A power cut (powerfail.at) ends the run where it falls: what completed before it counts.
+    cut = o.get("powerfail.at", "0") not in ("0", "", None)
+    if cut:
+        pf = report.get("powerfail")
+        if check(pf is not None, "powerfail", "powerfail.at set, the report has no 'powerfail'"):
+            check(pf.get("check") == "passed", "powerfail-check", f"powerfail.check = {pf.get('check')}")
+            check(dev["stop_reason"] in ("power cut", "workload done", "workload.runtime reached"), "stop-reason",
+                  f"device.stop_reason '{dev['stop_reason']}' after a power cut at {o['powerfail.at']}")
 
     # -- IO counts
     if trace is not None:
@@ -119,7 +127,7 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
               f"skipped_bad {trace['skipped_bad']} != sum of skipped_by {trace['skipped_by']}")
         check(trace["remapped"] <= trace["replayed"], "trace-remapped",
               f"remapped {trace['remapped']} > replayed {trace['replayed']}")
-        if runtime == 0:
+        if runtime == 0 and not cut:
             check(total == trace["replayed"], "total-ios", f"completed {total} != replayed {trace['replayed']}")
         else:
             check(total <= trace["replayed"], "total-ios", f"completed {total} > replayed {trace['replayed']}")
@@ -133,8 +141,9 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
     elif o.get("job"):
         pass  # an fio job file: its own sizes, runtimes and FLUSHes; the drive-level checks below apply
     else:
-        if runtime == 0:
-            check(total == number_ios, "total-ios", f"completed {total} != workload.number_ios {number_ios}")
+        if runtime == 0 and (not cut or dev["stop_reason"] == "workload done"):
+            check(total == number_ios, "total-ios", f"completed {total} != workload.number_ios {number_ios}"
+                  + (f" (stop_reason '{dev['stop_reason']}')" if cut else ""))
         elif number_ios:
             check(total <= number_ios, "total-ios", f"completed {total} > workload.number_ios {number_ios}")
         bs = parse_size(o["workload.bs"])
@@ -148,40 +157,14 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
             check(ios["write"] == 0, "rw-pattern", f"rw={rw} completed {ios['write']} writes")
         if rw in ("write", "randwrite"):
             check(ios["read"] == 0, "rw-pattern", f"rw={rw} completed {ios['read']} reads")
-    check(dev["sata"]["commands"] == total, "sata-commands",
+    # (commands in flight at a power cut never complete)
+    check(dev["sata"]["commands"] == total or (cut and dev["sata"]["commands"] > total), "sata-commands",
           f"device.sata.commands {dev['sata']['commands']} != completed IOs {total}")
 
-    # -- flash accounting, by FTL (docs/ftl.md): what each FTL programs beyond host pages and GC copies
-    host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
-    _flash_accounting(check, o, dev, ios)
-    if host > 0:
-        wa = dev["write_amplification"]
-        check(wa >= 1 - EPS or o.get("ftl.name") == "block", "write-amplification", f"write_amplification {wa} < 1")
-        check(_close(wa, flash / host), "write-amplification", f"write_amplification {wa} != {flash}/{host}")
-    chans = dev["channels"]
-    programs = sum(c["programs"] + c["gc_programs"] for c in chans)
-    check(programs == flash, "channel-programs", f"sum of channel programs + gc_programs {programs} != {flash}")
-    ec = dev["erase_count"]
-    check(ec["min"] <= ec["mean"] + EPS and ec["mean"] <= ec["max"] + EPS, "erase-count", f"erase_count {ec}")
-
-    # -- geometry and capacity, computed here from the options
-    ch, dpc = int(o["nand.channels"]), int(o["nand.dies_per_channel"])
-    pages = ch * dpc * int(o["nand.planes_per_die"]) * int(o["nand.blocks_per_plane"]) * int(o["nand.pages_per_block"])
-    page = parse_size(o["nand.page_size"])
-    check(len(chans) == ch, "geometry", f"{len(chans)} channels reported, nand.channels = {ch}")
-    check(len(dev["dies"]) == ch * dpc, "geometry", f"{len(dev['dies'])} dies reported, expected {ch * dpc}")
-    check(dev["raw_capacity_bytes"] == pages * page, "capacity",
-          f"raw_capacity_bytes {dev['raw_capacity_bytes']} != {pages} pages x {page}")
-    user = int(float(pages) / (1.0 + parse_op(o["ftl.op"]))) * page
-    check(dev["user_capacity_bytes"] == user, "capacity", f"user_capacity_bytes {dev['user_capacity_bytes']} != {user}")
-
-    # -- utilisation
-    utils = [("sata", dev["sata"]["utilisation"]), ("cpu", dev["cpu"]["utilisation"]),
-             ("dram", dev["dram"]["utilisation"])]
-    utils += [(f"channels[{i}]", c["utilisation"]) for i, c in enumerate(chans)]
-    utils += [(f"dies[{i}]", d["utilisation"]) for i, d in enumerate(dev["dies"])]
-    for name, u in utils:
-        check(0 <= u <= 1 + EPS, "utilisation", f"{name}.utilisation = {u}")
+    if dev.get("type") == "hdd":
+        _check_hdd(check, o, dev, ios)
+    else:
+        _check_ssd(check, o, dev, ios)
 
     # -- latencies
     for op in OPS:
@@ -199,6 +182,78 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
     if timeseries_rows is not None:
         _check_timeseries(check, timeseries_rows, report, ios)
     return check.problems
+
+
+def _check_hdd(check, o, dev, ios):
+    """A hard disk (docs/hdd.md): every read and write is served once, from the media or the
+    read buffer, and every write through the write cache is destaged by the end of the run."""
+    h = dev["hdd"]
+    check(h["commands"] == dev["sata"]["commands"], "hdd-commands",
+          f"hdd.commands {h['commands']} != sata.commands {dev['sata']['commands']}")
+    served = ios["read"] + ios["write"]
+    check(h["media_ops"] + h["buffer_hits"] == served, "hdd-served",
+          f"hdd.media_ops {h['media_ops']} + buffer_hits {h['buffer_hits']} != reads + writes {served}")
+    cached = o.get("hdd.write_cache", "true") in ("true", "1", "yes", "on")
+    check(h["destaged_writes"] == (ios["write"] if cached else 0), "hdd-destaged",
+          f"hdd.destaged_writes {h['destaged_writes']}, {ios['write']} writes, write cache {cached}")
+    check(h["seeks"] <= h["media_ops"], "hdd-seeks", f"hdd.seeks {h['seeks']} > media_ops {h['media_ops']}")
+    check(h["mean_seek_distance"] <= 1 + EPS, "hdd-seek-distance",
+          f"hdd.mean_seek_distance {h['mean_seek_distance']} beyond the stroke")
+    check(dev["user_capacity_bytes"] == parse_size(o.get("hdd.capacity", "500000000000B")), "capacity",
+          f"user_capacity_bytes {dev['user_capacity_bytes']} != hdd.capacity {o.get('hdd.capacity')}")
+    for name, u in (("sata", dev["sata"]["utilisation"]), ("hdd", h["utilisation"])):
+        check(0 <= u <= 1 + EPS, "utilisation", f"{name}.utilisation = {u}")
+
+
+def _check_ssd(check, o, dev, ios):
+    # -- flash accounting, by FTL (docs/ftl.md): what each FTL programs beyond host pages and GC copies
+    host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
+    # (RAID-0: each member's FTL keeps its own statistics, so each member is checked alone.)
+    for member in dev.get("members", [dev]):
+        _flash_accounting(check, o, member, ios)
+    if host > 0:
+        wa = dev["write_amplification"]
+        check(wa >= 1 - EPS or o.get("ftl.name") == "block", "write-amplification", f"write_amplification {wa} < 1")
+        check(_close(wa, flash / host), "write-amplification", f"write_amplification {wa} != {flash}/{host}")
+    chans = dev["channels"]
+    programs = sum(c["programs"] + c["gc_programs"] for c in chans)
+    packed = dev.get("compression")
+    if packed is None:
+        check(programs == flash, "channel-programs", f"sum of channel programs + gc_programs {programs} != {flash}")
+    else:
+        # Host pages packed into flash pages (controller.compression, controller.map_unit): the FTL
+        # counts its pages, the channels the flash pages programmed (docs/report.md, compression).
+        page = parse_size(o["nand.page_size"])
+        check(programs * page == packed["physical_bytes_written"], "channel-programs",
+              f"sum of channel programs + gc_programs {programs} x page {page} != compression."
+              f"physical_bytes_written {packed['physical_bytes_written']}")
+    ec = dev["erase_count"]
+    check(ec["min"] <= ec["mean"] + EPS and ec["mean"] <= ec["max"] + EPS, "erase-count", f"erase_count {ec}")
+
+    # -- geometry and capacity, computed here from the options
+    # (RAID-0: the top-level fields are the members' totals, each member a whole drive whose
+    # user capacity is cut to whole stripes.)
+    members = int(o.get("raid.members", "1"))
+    ch, dpc = int(o["nand.channels"]) * members, int(o["nand.dies_per_channel"])
+    pages = ch * dpc * int(o["nand.planes_per_die"]) * int(o["nand.blocks_per_plane"]) * int(o["nand.pages_per_block"])
+    page = parse_size(o["nand.page_size"])
+    check(len(chans) == ch, "geometry", f"{len(chans)} channels reported, nand.channels x raid.members = {ch}")
+    check(len(dev["dies"]) == ch * dpc, "geometry", f"{len(dev['dies'])} dies reported, expected {ch * dpc}")
+    check(dev["raw_capacity_bytes"] == pages * page, "capacity",
+          f"raw_capacity_bytes {dev['raw_capacity_bytes']} != {pages} pages x {page}")
+    user = int(float(pages // members) / (1.0 + parse_op(o["ftl.op"]))) * page
+    if members > 1:
+        stripe = parse_size(o["raid.stripe"])
+        user = user // stripe * stripe * members
+    check(dev["user_capacity_bytes"] == user, "capacity", f"user_capacity_bytes {dev['user_capacity_bytes']} != {user}")
+
+    # -- utilisation
+    utils = [("sata", dev["sata"]["utilisation"]), ("cpu", dev["cpu"]["utilisation"]),
+             ("dram", dev["dram"]["utilisation"])]
+    utils += [(f"channels[{i}]", c["utilisation"]) for i, c in enumerate(chans)]
+    utils += [(f"dies[{i}]", d["utilisation"]) for i, d in enumerate(dev["dies"])]
+    for name, u in utils:
+        check(0 <= u <= 1 + EPS, "utilisation", f"{name}.utilisation = {u}")
 
 
 def _stat(dev, name, default=0):
@@ -236,9 +291,13 @@ def _flash_accounting(check, o, dev, ios):
         # (A GC run erases one FTL block: with nand.multiplane, one block on each plane of its die.)
         check(gc_erases == (runs + wl_moves) * planes, "gc-erases",
               f"sum of gc_erases {gc_erases} != (gc_runs {runs} + wear-levelling moves {wl_moves}) x {planes} planes")
-        if ftl == "page":
+        if ftl == "page" and dev.get("compression") is None:
             check(gc_reads == moved + wl_pages, "gc-reads",
                   f"sum of gc_reads {gc_reads} != gc_pages_moved {moved} + wear-levelling moved {wl_pages}")
+        elif ftl == "page":
+            # A packed page lies in one or two flash pages, or still in the controller's buffer.
+            check(gc_reads <= 2 * (moved + wl_pages), "gc-reads",
+                  f"sum of gc_reads {gc_reads} > 2 x (gc_pages_moved {moved} + wear-levelling moved {wl_pages})")
         else:
             treads = _stat(dev, "translation_page_reads")
             check(moved <= gc_reads <= moved + treads, "gc-reads",
@@ -370,5 +429,6 @@ def comparable(report):
     r = dict(report)
     r["device"] = {k: v for k, v in report.get("device", {}).items() if k != "wall_clock_s"}
     r["options"] = {k: v for k, v in report.get("options", {}).items()
-                    if k not in ("report", "latency-log", "timeseries", "export-trace", "output", "config")}
+                    if k not in ("report", "latency-log", "timeseries", "export-trace", "output", "config", "vcd",
+                                 "activity", "powerfail.lost", "save-state", "load-state", "ftl.plugin")}
     return r

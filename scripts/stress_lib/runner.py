@@ -4,7 +4,8 @@ Outcomes: "ok" (exit 0, every invariant holds), "refused" (exit 2 with an
 "ssdsim: error:" line: the configuration broke a rule; counted, not a
 failure) and failures: "hang" (the per-run timeout), "crash" (a signal),
 "exit-3" (internal error), "exit-N", "refused-silently" (exit 2 without the
-error line), "no-report", "invariant", "nondeterministic", "export".
+error line), "no-report", "invariant", "nondeterministic", "export", "load-state"
+(a run that saved its drive state, run again from it, fails or differs).
 """
 import hashlib
 import json
@@ -54,13 +55,24 @@ def _normalise(line):
     return re.sub(r"\d+(\.\d+)?", "N", line)[:120]
 
 
+# "%plugin": the example FTL plug-in built beside the binary under test (tests/plugin).
+PLUGIN = "%plugin"
+
+
+def _value(v, run_dir, binary):
+    if v == PLUGIN:
+        return os.path.join(os.path.dirname(binary), "tests", "plugin", "libcircular_ftl.so")
+    return os.path.join(run_dir, v[1:]) if v.startswith("@") else v
+
+
 def render(spec, run_dir, binary):
-    """The argv of a spec: "@name" values become files in run_dir, ini keys go to a --config file."""
+    """The argv of a spec: "@name" values become files in run_dir, "%plugin" the plug-in built with
+    the binary, ini keys go to a --config file."""
     argv = [binary]
     cli = [(k, v) for k, v in spec.args if k not in spec.ini]
     ini = [(k, v) for k, v in spec.args if k in spec.ini]
     for k, v in cli:
-        argv.append(f"--{k}={os.path.join(run_dir, v[1:]) if v.startswith('@') else v}")
+        argv.append(f"--{k}={_value(v, run_dir, binary)}")
     if ini:
         path = os.path.join(run_dir, "options.ini")
         with open(path, "w") as f:
@@ -171,9 +183,46 @@ def run_once(spec, binary, work, timeout):
         if problems:
             name, msg = problems[0]
             return Outcome("invariant", f"{name}: {msg}", name, problems, argv), report, log
+        if spec.get("save-state") == "@state.bin":
+            bad = _from_saved_state(spec, run_dir, binary, timeout, report, log)
+            if bad:
+                return bad, report, log
         return Outcome("ok", argv=argv), report, log
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def _from_saved_state(spec, run_dir, binary, timeout, report, log):
+    """The run again from the drive state it saved (--load-state instead of --precondition or
+    --state): the same report and latency log, but for the state's name. None if so, else the
+    failure."""
+    again = RunSpec([(k, v) for k, v in spec.args if not k.startswith(("precondition", "state", "save-state"))]
+                    + [("load-state", "@state.bin")], list(spec.ini))
+    os.rename(os.path.join(run_dir, "report.json"), os.path.join(run_dir, "saved-run.json"))
+    argv = render(again, run_dir, binary)
+    code, err = _exec(argv, timeout)
+    bad = _exit_outcome(code, err, argv, timeout)
+    if bad:   # the state it saved must load into the drive it was saved from
+        bad.kind, bad.detail = "load-state", f"{bad.kind}: {bad.detail}"
+        return bad
+    try:
+        loaded, rows, _ = _read_outputs(run_dir)
+    except (OSError, ValueError) as e:
+        return Outcome("no-report", f"--load-state run: report or CSV unreadable: {e}", "unreadable", argv=argv)
+    log2 = None
+    if rows is not None:
+        with open(os.path.join(run_dir, "latency.csv"), "rb") as f:
+            log2 = f.read()
+    a, b = (dict(invariants.comparable(r), state=None, drive=None) for r in (report, loaded))
+    for r in (a, b):
+        r["options"] = {k: v for k, v in r["options"].items()
+                        if not k.startswith(("precondition", "state", "save-state", "load-state"))}
+    if a != b:
+        return Outcome("load-state", f"differs from the run that saved it at {_first_difference(a, b)}", "report",
+                       argv=argv)
+    if log != log2:
+        return Outcome("load-state", "latency log differs from the run that saved it", "latency log", argv=argv)
+    return None
 
 
 def run_spec(spec, binary, work, timeout, repeat=False):

@@ -24,11 +24,11 @@ BINARY = os.path.join(ROOT, "build", "ssdsim")
 DRIVE = ["--nand.channels=2", "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64", "--nand.pages_per_block=32"]
 
 
-def simulate(*args):
+def simulate(*args, drive=DRIVE):
     """(report, latency rows, timeseries rows) of one run."""
     with tempfile.TemporaryDirectory() as d:
         files = {n: os.path.join(d, n) for n in ("r.json", "l.csv", "t.csv")}
-        subprocess.run([BINARY, *DRIVE, *args, f"--report={files['r.json']}", f"--latency-log={files['l.csv']}",
+        subprocess.run([BINARY, *drive, *args, f"--report={files['r.json']}", f"--latency-log={files['l.csv']}",
                         f"--timeseries={files['t.csv']}", "--timeseries.interval=1ms"],
                        cwd=ROOT, check=True, capture_output=True, timeout=60)
         with open(files["r.json"]) as f:
@@ -41,6 +41,10 @@ class Invariants(unittest.TestCase):
     def setUpClass(cls):
         cls.synthetic = simulate("--workload.number_ios=2000", "--workload.rw=randrw")
         cls.trace = simulate("--trace=traces/samples/generated/loop0.blktrace.0", "--trace.mode=afap")
+        cls.hdd = simulate("--device=hdd", "--workload.number_ios=300", "--workload.rw=randrw", drive=[])
+        cls.raid = simulate("--raid.members=3", "--raid.stripe=12k", "--workload.number_ios=600",
+                            "--workload.rw=randrw")
+        cls.cut = simulate("--workload.number_ios=2000", "--workload.rw=randwrite", "--powerfail.at=3ms")
 
     def names(self, run, mutate):
         report, rows, series = copy.deepcopy(run)
@@ -51,7 +55,7 @@ class Invariants(unittest.TestCase):
         self.assertIn(name, self.names(run or self.synthetic, mutate))
 
     def test_real_runs_pass(self):
-        for run in (self.synthetic, self.trace):
+        for run in (self.synthetic, self.trace, self.hdd, self.raid, self.cut):
             self.assertEqual(invariants.check_report(run[0], run[1], None, run[2]), [])
         self.assertGreater(self.synthetic[0]["device"]["gc_runs"], 0)  # GC ran: its sums are exercised
 
@@ -70,6 +74,39 @@ class Invariants(unittest.TestCase):
         self.assertBreaks("gc-reads", lambda r, *_: r[d]["channels"][1].update(gc_reads=10**6))
         self.assertBreaks("capacity", lambda r, *_: r[d].update(user_capacity_bytes=r[d]["user_capacity_bytes"] + 4096))
         self.assertBreaks("geometry", lambda r, *_: r[d]["dies"].pop())
+
+    def test_hdd(self):
+        def hdd(**kw):
+            return lambda r, *_: r["device"]["hdd"].update(**kw)
+        h = self.hdd[0]["device"]["hdd"]
+        self.assertGreater(h["destaged_writes"], 0)
+        self.assertBreaks("hdd-commands", hdd(commands=h["commands"] + 1), self.hdd)
+        self.assertBreaks("hdd-served", hdd(media_ops=h["media_ops"] + 1), self.hdd)
+        self.assertBreaks("hdd-destaged", hdd(destaged_writes=h["destaged_writes"] - 1), self.hdd)
+        self.assertBreaks("hdd-seeks", hdd(seeks=h["media_ops"] + 1), self.hdd)
+        self.assertBreaks("hdd-seek-distance", hdd(mean_seek_distance=1.01), self.hdd)
+        self.assertBreaks("utilisation", hdd(utilisation=1.01), self.hdd)
+        self.assertBreaks("capacity", lambda r, *_: r["device"].update(user_capacity_bytes=512), self.hdd)
+
+    def test_raid(self):
+        d = self.raid[0]["device"]
+        self.assertEqual(d["raid"]["members"], 3)
+        self.assertBreaks("capacity", lambda r, *_: r["device"].update(
+            user_capacity_bytes=d["user_capacity_bytes"] + 12 * 1024), self.raid)
+        self.assertBreaks("geometry", lambda r, *_: r["device"]["channels"].pop(), self.raid)
+        # each member's own FTL accounting
+        self.assertBreaks("gc-erases", lambda r, *_: r["device"]["members"][1]["channels"][0].update(gc_erases=10**6),
+                          self.raid)
+
+    def test_power_cut(self):
+        r0 = self.cut[0]
+        self.assertEqual(r0["device"]["stop_reason"], "power cut")
+        self.assertLess(r0["write"]["total_ios"], 2000)
+        self.assertBreaks("stop-reason", lambda r, *_: r["device"].update(stop_reason="error"), self.cut)
+        self.assertBreaks("powerfail-check", lambda r, *_: r["powerfail"].update(check="failed"), self.cut)
+        self.assertBreaks("powerfail", lambda r, *_: r.pop("powerfail"), self.cut)
+        # "workload done" is only true of a workload that completed
+        self.assertBreaks("total-ios", lambda r, *_: r["device"].update(stop_reason="workload done"), self.cut)
 
     def test_numbers_and_utilisation(self):
         self.assertBreaks("nan", lambda r, *_: r["device"].update(gc_runs=None))

@@ -30,6 +30,9 @@ void PowerFail::programmed(uint64_t lpn, uint64_t tag, const sc_core::sc_time& d
 
 void PowerFail::program(const Program& p) {
   if (p.issued > at_) return;  // after the cut: never issued
+  // Not host data: a page of the FTL's own, numbered after the user's (a
+  // DFTL translation page). (It was written past the end of the table.)
+  if (p.lpn >= durable_.size()) return;
   ++programs_;
   // Tags grow with issue order: the newest durable version is the largest.
   if (p.done <= at_ + holdup_) durable_[p.lpn] = std::max(durable_[p.lpn], p.tag);

@@ -403,9 +403,15 @@ class Generator(FtlOptions, ExtraOptions):
             self._set(a, "workload.size", fmt_size(rng, size))
         if offset or (mode in ("offset", "both") and rng.random() < 0.3):
             self._set(a, "workload.offset", fmt_size(rng, offset))
-        page_ops = -(-bs // page) + 1
+        # The FTL's pages are the host pages: with controller.map_unit, several to a flash page.
+        page_ops = -(-bs // getattr(self, "host_page", page)) + 1
         if self.merge_pages > 1:   # block-mapped: a write may merge (read + program) whole logical blocks
             page_ops = 3 * page_ops + 2 * self.merge_pages
+        elif self.spare < 0.05:
+            # Page-mapped with almost no spare: once the free blocks are used, GC copies about
+            # 1 / (2 x spare) pages a write (greedy; FIFO, as the example plug-in's, twice that).
+            # A 0.4 % spare took the plug-in past 30 s with 4000 writes of 18 host pages.
+            page_ops *= int(min(500, 1 / max(self.spare, 0.002)))
         cap = max(1, min(4000 if not content else 500, MAX_PAGE_OPS // page_ops, 8 if self.starved else 4000))
         ios = edge_int(rng, 1, cap)
         runtime = None

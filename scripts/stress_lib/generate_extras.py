@@ -10,6 +10,8 @@ value (self._invalid) that must be refused with one error line.
 """
 from .values import edge_int, fmt_size, fmt_time_ns
 
+MAX_PAGES = 1 << 18   # as generate.py's: FTL pages per drive
+
 # The example circular-log FTL plug-in built beside the binary (runner.render resolves it).
 PLUGIN = "%plugin"
 
@@ -69,10 +71,14 @@ class ExtraOptions:
         """controller.map_unit: a host page smaller than the flash page (the table grows with it)."""
         rng = self.rng
         self.host_page = g["page"]
+        # The FTL then works in host pages: the drive's page budget (MAX_PAGES) counts them.
+        pages = g["channels"] * g["dies_per_channel"] * g["planes_per_die"] * g["blocks_per_plane"] \
+            * g["pages_per_block"]
+        units = [u for u in (512, 1024, 2048, 4096, 8192) if u < g["page"] and pages * (g["page"] // u) <= MAX_PAGES]
         # (Not with a deliberately invalid FTL option: a block FTL's buffer of more pages than a
         # flash block holds is valid in the smaller pages.)
-        if rng.random() < 0.06 and g["page"] > 512 and self.has("controller.map_unit") and not self.expect_refusal:
-            unit = rng.choice([u for u in (512, 1024, 2048, 4096, 8192) if u < g["page"]])
+        if rng.random() < 0.06 and units and self.has("controller.map_unit") and not self.expect_refusal:
+            unit = rng.choice(units)
             self._set(a, "controller.map_unit", fmt_size(rng, unit))
             self.map_bytes = self.map_bytes * (g["page"] // unit)
             self.host_page = unit

@@ -45,6 +45,8 @@ class Invariants(unittest.TestCase):
         cls.raid = simulate("--raid.members=3", "--raid.stripe=12k", "--workload.number_ios=600",
                             "--workload.rw=randrw")
         cls.cut = simulate("--workload.number_ios=2000", "--workload.rw=randwrite", "--powerfail.at=3ms")
+        cls.packed = simulate("--ftl.name=bast", "--controller.compression=true", "--workload.compressibility=50",
+                              "--workload.number_ios=400", "--workload.rw=randwrite")
 
     def names(self, run, mutate):
         report, rows, series = copy.deepcopy(run)
@@ -55,7 +57,7 @@ class Invariants(unittest.TestCase):
         self.assertIn(name, self.names(run or self.synthetic, mutate))
 
     def test_real_runs_pass(self):
-        for run in (self.synthetic, self.trace, self.hdd, self.raid, self.cut):
+        for run in (self.synthetic, self.trace, self.hdd, self.raid, self.cut, self.packed):
             self.assertEqual(invariants.check_report(run[0], run[1], None, run[2]), [])
         self.assertGreater(self.synthetic[0]["device"]["gc_runs"], 0)  # GC ran: its sums are exercised
 
@@ -97,6 +99,18 @@ class Invariants(unittest.TestCase):
         # each member's own FTL accounting
         self.assertBreaks("gc-erases", lambda r, *_: r["device"]["members"][1]["channels"][0].update(gc_erases=10**6),
                           self.raid)
+
+    def test_packed(self):
+        d = self.packed[0]["device"]
+        self.assertGreater(d["gc_pages_moved"], 0)
+        c0 = d["channels"][0]
+        # merges' copies are read from flash (0 was the defect), at most twice each
+        self.assertBreaks("gc-reads", lambda r, *_: [c.update(gc_reads=0) for c in r["device"]["channels"]],
+                          self.packed)
+        self.assertBreaks("gc-reads", lambda r, *_: r["device"]["channels"][0].update(
+            gc_reads=c0["gc_reads"] + 2 * d["gc_pages_moved"]), self.packed)
+        self.assertBreaks("channel-programs", lambda r, *_: r["device"]["compression"].update(
+            physical_bytes_written=d["compression"]["physical_bytes_written"] + 4096), self.packed)
 
     def test_power_cut(self):
         r0 = self.cut[0]

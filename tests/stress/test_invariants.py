@@ -18,7 +18,8 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
-from stress_lib import invariants  # noqa: E402
+from stress_lib import invariants, runner  # noqa: E402
+from stress_lib.generate import RunSpec  # noqa: E402
 
 BINARY = os.path.join(ROOT, "build", "ssdsim")
 DRIVE = ["--nand.channels=2", "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64", "--nand.pages_per_block=32"]
@@ -169,6 +170,36 @@ class Invariants(unittest.TestCase):
         self.assertEqual(invariants.comparable(a), invariants.comparable(b))
         b["device"]["simulated_time_ns"] += 1
         self.assertNotEqual(invariants.comparable(a), invariants.comparable(b))
+
+
+class SavedStateRoundTrip(unittest.TestCase):
+    """The runner's --save-state check: the run again from the saved state must give the same
+    report; a difference (here: planted in the second report) is the failure load-state."""
+    SPEC = RunSpec([(k[2:], v) for k, v in (o.split("=", 1) for o in DRIVE)]
+                   + [("precondition", "used"), ("save-state", "@state.bin"), ("workload.number_ios", "300"),
+                      ("latency-log", "@latency.csv")])
+
+    def test_same_report_passes(self):
+        with tempfile.TemporaryDirectory() as work:
+            self.assertEqual(runner.run_spec(self.SPEC, BINARY, work, 60).kind, "ok")
+
+    def test_a_difference_fails(self):
+        real, calls = runner._read_outputs, []
+
+        def planted(run_dir):
+            report, *rest = real(run_dir)
+            calls.append(1)
+            if len(calls) == 2:   # the run from the saved state
+                report["device"]["simulated_time_ns"] += 1
+            return (report, *rest)
+        runner._read_outputs = planted
+        try:
+            with tempfile.TemporaryDirectory() as work:
+                out = runner.run_spec(self.SPEC, BINARY, work, 60)
+        finally:
+            runner._read_outputs = real
+        self.assertEqual(out.kind, "load-state")
+        self.assertIn("simulated_time_ns", out.detail)
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
   flash_trans_.set_extension(&flash_cmd_);
   dram_trans_.set_extension(&dram_cmd_);
   if (cfg.nand.suspend) awaited_.assign(fgeo_.dies(), {});
-  if (packed_.enabled()) media_.keep_erased_fill();  // (packed_op: a slot read before its block's erase)
+  if (packed_.enabled()) media_.keep_erased_fill();  // (plan_view: a slot read before its block's erase)
 }
 
 Controller::~Controller() {
@@ -116,6 +116,7 @@ void Controller::background() {
   ftl::FtlWork work;
   std::vector<sc_time> done;
   std::vector<uint32_t> mine;  // the dies of this loop's slice (idle_dies > 1)
+  std::vector<Planned> planned;  // (its own: the host's run_flash calls come between its ops)
   const FlashGeometry& g = cfg_.nand.geometry;
   for (;;) {
     if (host_finished_) return;
@@ -142,12 +143,9 @@ void Controller::background() {
     sc_time t = charge(work, now);
     t = cpu_.execute(t, cfg_.cpu.page_cycles * work.ops.size());
     done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
-    // What each program writes, read now: the slice's ops run over time,
-    // while the host's commands may change the media meanwhile.
-    std::vector<PageContent> written;
-    if (on_program_)
-      for (const ftl::FlashOp& op : work.ops)
-        written.push_back(op.kind == ftl::FlashOp::Kind::Program ? media_.read(op.ppn) : PageContent{});
+    // What the plan saw of the array, read now: the slice's ops run over
+    // time, while the host's commands may change the media meanwhile.
+    if (needs_plan()) plan_view(work.ops, planned);
     sc_time all = t, barrier_from = t, siblings_end = sc_core::SC_ZERO_TIME;
     for (size_t i = 0; i < work.ops.size(); ++i) {
       const ftl::FlashOp& op = work.ops[i];
@@ -156,13 +154,15 @@ void Controller::background() {
       if (op.barrier && !op.sibling) barrier_from = all;
       if (op.barrier) start = std::max(start, barrier_from);
       suspendable_ = cfg_.nand.suspend;  // nobody waits for its end but this loop
-      done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start);
+      done[i] = flash_op(op, op.kind == ftl::FlashOp::Kind::Erase ? 0 : g.page_size, start, 1, UINT32_MAX,
+                         planned.empty() || planned[i].on_flash);
       suspendable_ = false;
       all = std::max(all, done[i]);
       // An idle-time flush of the FTL's buffer: a host write arriving
       // meanwhile waits for its ops issued so far (the rest follow one by one).
       if (work.drains_buffer) ftl_buffer_free_at_ = std::max(ftl_buffer_free_at_, done[i]);
-      if (on_program_ && written[i].lpn != UINT32_MAX) on_program_(written[i].lpn, written[i].version, done[i]);
+      if (on_program_ && planned[i].written.lpn != UINT32_MAX)
+        on_program_(planned[i].written.lpn, planned[i].written.version, done[i]);
       // The op runs; then the next is issued (a sibling at once, beside it).
       siblings_end = std::max(siblings_end, done[i]);
       if (i + 1 < work.ops.size() && work.ops[i + 1].sibling) continue;

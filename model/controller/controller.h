@@ -160,17 +160,30 @@ class Controller : public sc_core::sc_module {
   // all `planes` of a multi-plane operation together.
   // `gc_planes`: of the planes, how many are GC work (a host page can pair
   // with a copy); by default all of them when `op` is GC, else none.
-  // `erased_later`: as packed_op's.
+  // `on_flash`: as packed_op's.
   sc_time flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes = 1,
-                   uint32_t gc_planes = UINT32_MAX, bool erased_later = false);
+                   uint32_t gc_planes = UINT32_MAX, bool on_flash = true);
   // One NAND command for `op` on flash page `page` of its block.
   sc_time issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t bytes, const sc_time& at, uint32_t planes,
                       uint32_t gc_planes);
   // controller.compression: `op` is on a compressed host page (a slot);
   // the flash pages it completes or lies in (compression.h).
-  // `erased_later`: the FTL erased the op's block after planning the op, in
-  // the same work (a merge's copies from the block it then erases).
-  sc_time packed_op(const ftl::FlashOp& op, const sc_time& at, bool erased_later);
+  // `on_flash`: for a read, its slot was on flash when the FTL planned it
+  // (else still in the controller's buffer: no flash access); see Planned.
+  sc_time packed_op(const ftl::FlashOp& op, const sc_time& at, bool on_flash);
+  // What the FTL's plan of a list of ops saw of the array. The FTL changes
+  // the array as it plans (a merge erases the block it copied from, in the
+  // same list) and the ops run afterwards, idle-time ones over time while the
+  // host's commands change it further; so this is read when the list is
+  // planned: per op, for a read of a packed slot, whether the slot was on
+  // flash; for a program, what it writes (power-fail tracking).
+  struct Planned {
+    bool on_flash = true;
+    PageContent written;
+  };
+  // Needed only with packed pages or power-fail tracking (else `out` is left empty).
+  bool needs_plan() const { return packed_.enabled() || bool(on_program_); }
+  void plan_view(const std::vector<ftl::FlashOp>& ops, std::vector<Planned>& out);
   // Multi-plane (nand.multiplane): the ops after `i` in `ops` that run with
   // it as one operation (same die, kind and multi-plane block, same page of
   // other planes, everything they wait for already `booked`), into `with`.
@@ -231,10 +244,8 @@ class Controller : public sc_core::sc_module {
   bool ftl_buffered_ = false;  // the FTL keeps host writes in its own RAM (power-fail analysis)
   void note_buffered(const ftl::FtlWork& work);  // after a host write: does it?
   std::vector<sc_time> done_;  // run_flash: each op's completion
-  // run_flash, with packed pages or power-fail tracking: per op, whether a
-  // later op of the work erases its block; the blocks erased so far (scratch).
-  std::vector<char> erased_later_;
-  std::vector<uint32_t> erased_blocks_;
+  std::vector<Planned> planned_;          // run_flash's plan_view
+  std::vector<uint32_t> erased_blocks_;   // plan_view's scratch
   ftl::FtlWork batch_work_;    // write_pages: the group's ops
   Batch batch_;
   std::function<void(uint64_t, uint64_t, const sc_time&)> on_program_;

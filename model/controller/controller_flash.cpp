@@ -58,30 +58,17 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
     }
     return bytes;
   };
-  // The FTL planned the whole list before any of it runs: an op whose block
-  // a later op erases saw the block as it was before that erase (packed
-  // reads, power-fail tracking ask; others never look at the array here).
-  const bool track = packed_.enabled() || on_program_;
-  if (track) {
-    erased_later_.assign(work.ops.size(), 0);
-    erased_blocks_.clear();
-    for (size_t i = work.ops.size(); i-- > 0;) {
-      const uint32_t b = fgeo_.block_of(work.ops[i].ppn).v;
-      if (work.ops[i].kind == ftl::FlashOp::Kind::Erase) erased_blocks_.push_back(b);
-      else erased_later_[i] = std::find(erased_blocks_.begin(), erased_blocks_.end(), b) != erased_blocks_.end();
-    }
-  }
+  const bool plan = needs_plan();
+  if (plan) plan_view(work.ops, planned_);
+  const auto on_flash = [&](size_t i) { return !plan || planned_[i].on_flash; };
   // The page's spare area names its LPN and version: what a rebuild reads.
   const auto programmed = [&](size_t i) {
-    if (on_program_ && work.ops[i].kind == ftl::FlashOp::Kind::Program) {
-      const PageContent c =
-          track && erased_later_[i] ? media_.last_programmed(work.ops[i].ppn) : media_.read(work.ops[i].ppn);
-      if (c.lpn != UINT32_MAX) on_program_(c.lpn, c.version, done[i]);
-    }
+    if (on_program_ && work.ops[i].kind == ftl::FlashOp::Kind::Program && planned_[i].written.lpn != UINT32_MAX)
+      on_program_(planned_[i].written.lpn, planned_[i].written.version, done[i]);
   };
   if (!cfg_.nand.multiplane) {
     for (size_t i = 0; i < work.ops.size(); ++i) {
-      done[i] = flash_op(work.ops[i], bytes_of(i), start_of(i), 1, UINT32_MAX, track && erased_later_[i]);
+      done[i] = flash_op(work.ops[i], bytes_of(i), start_of(i), 1, UINT32_MAX, on_flash(i));
       all = std::max(all, done[i]);
       programmed(i);
     }
@@ -97,7 +84,7 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
       uint32_t gc = work.ops[i].gc;
       for (size_t k : with) start = std::max(start, start_of(k)), bytes += bytes_of(k), gc += work.ops[k].gc;
       if (batch) host_lpn_ = batch->lpn[i];  // (activity labels: the group's first page)
-      done[i] = flash_op(work.ops[i], bytes, start, uint32_t(with.size()) + 1, gc, track && erased_later_[i]);
+      done[i] = flash_op(work.ops[i], bytes, start, uint32_t(with.size()) + 1, gc, on_flash(i));
       booked[i] = 1;
       for (size_t k : with) done[k] = done[i], booked[k] = 1;
       all = std::max(all, done[i]);
@@ -148,9 +135,9 @@ void Controller::plane_partners(const std::vector<ftl::FlashOp>& ops, size_t i, 
 }
 
 sc_time Controller::flash_op(const ftl::FlashOp& op, uint32_t bytes, const sc_time& at, uint32_t planes,
-                             uint32_t gc_planes, bool erased_later) {
+                             uint32_t gc_planes, bool on_flash) {
   const FlashGeometry& g = fgeo_;
-  if (packed_.enabled() && op.kind != ftl::FlashOp::Kind::Erase) return packed_op(op, at, erased_later);
+  if (packed_.enabled() && op.kind != ftl::FlashOp::Kind::Erase) return packed_op(op, at, on_flash);
   // (An erase has no partners: a multi-plane block is erased on every plane.)
   if (op.kind == ftl::FlashOp::Kind::Erase && cfg_.nand.multiplane) planes = cfg_.nand.geometry.planes_per_die;
   if (gc_planes == UINT32_MAX || op.kind == ftl::FlashOp::Kind::Erase) gc_planes = op.gc ? planes : 0;
@@ -239,11 +226,38 @@ void Controller::resumed(uint32_t die, const std::vector<std::pair<sc_time, sc_t
     });
 }
 
-sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at, bool erased_later) {
+void Controller::plan_view(const std::vector<ftl::FlashOp>& ops, std::vector<Planned>& out) {
+  out.assign(ops.size(), Planned{});
+  // An op whose block a later op of the list erases saw the block as it was
+  // before that erase: its fill then (the media keeps it) and what its page
+  // was last programmed with.
+  erased_blocks_.clear();
+  for (size_t i = ops.size(); i-- > 0;) {
+    const ftl::FlashOp& op = ops[i];
+    const BlockId b = fgeo_.block_of(op.ppn);
+    if (op.kind == ftl::FlashOp::Kind::Erase) {
+      erased_blocks_.push_back(b.v);
+      continue;
+    }
+    const bool erased_later = std::find(erased_blocks_.begin(), erased_blocks_.end(), b.v) != erased_blocks_.end();
+    if (op.kind == ftl::FlashOp::Kind::Program) {
+      if (on_program_) out[i].written = erased_later ? media_.last_programmed(op.ppn) : media_.read(op.ppn);
+    } else if (packed_.enabled()) {
+      // The slot is still in the buffer while the flash page it ends in is
+      // not programmed, i.e. while the slot completing that page is not.
+      CompressedLayout::Span span[2];
+      const uint32_t n = packed_.spans(fgeo_.page_in_block(op.ppn), span);
+      const uint32_t completing = packed_.completing_slot(span[n - 1].page);
+      out[i].on_flash = erased_later ? completing < media_.fill_before_erase(b)
+                                     : media_.is_programmed(Ppn(fgeo_.first_page(b).v + completing));
+    }
+  }
+}
+
+sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at, bool on_flash) {
   // The op is on a slot (a compressed host page); the flash works on the
   // pages it completes (a program) or lies in (a read).
   const uint32_t slot = fgeo_.page_in_block(op.ppn);
-  const Ppn block_start(op.ppn.v - slot);
   sc_time done = at;
   if (op.kind == ftl::FlashOp::Kind::Program) {
     uint32_t first = 0;
@@ -254,12 +268,7 @@ sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at, bool er
   }
   CompressedLayout::Span span[2];
   const uint32_t n = packed_.spans(slot, span);
-  // Still in the buffer (the page it ends in not yet programmed when the FTL
-  // planned the read): no flash access.
-  const uint32_t completing = packed_.completing_slot(span[n - 1].page);
-  const bool on_flash = erased_later ? completing < media_.fill_before_erase(fgeo_.block_of(op.ppn))
-                                     : media_.is_programmed(Ppn(block_start.v + completing));
-  if (!on_flash) return at;
+  if (!on_flash) return at;  // still in the controller's buffer: no flash access
   for (uint32_t k = 0; k < n; ++k) done = std::max(done, issue_flash(op, span[k].page, span[k].bytes, at, 1, op.gc));
   return done;
 }

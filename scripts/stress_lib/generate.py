@@ -109,8 +109,11 @@ class Generator(FtlOptions, ExtraOptions):
             if self.ftl == "page" and not any(k.startswith(("ftl.gc.", "ftl.wl.")) for k, _ in a):
                 a[:] = [(k, v) for k, v in a if k != "ftl.name"] + [("ftl.name", "circular")]
                 self.ftl = "plugin"
-                if rng.random() < 0.3:
-                    a.append(("ftl.circular_idle_free", str(rng.choice([0, 1, 4, 100]))))
+                # Its idle-time GC target: at most the spare blocks of a die (its default, 4, is
+                # refused on a drive with fewer).
+                if rng.random() < 0.3 or self.spare_blocks < 4:
+                    a.append(("ftl.circular_idle_free", str(rng.choice([0, 1, min(4, self.spare_blocks),
+                                                                         self.spare_blocks]))))
             else:
                 a[:] = [(k, v) for k, v in a if k != "ftl.plugin"]
         self._map_unit(a, geo)
@@ -295,6 +298,7 @@ class Generator(FtlOptions, ExtraOptions):
         # large ftl.gc_threshold leaves little of a moderate ftl.op (a run of 0.0523 with threshold 41
         # had 3 %, and its dftl preconditioning took minutes): the budgets below go by this.
         user_blocks = math.ceil(bpd / (1.0 + self.op))
+        self.spare_blocks = bpd - user_blocks   # per die
         self.spare = max(0.0, (bpd - user_blocks - gc - 2) / user_blocks)
         user_pages = int(float(pages) / (1.0 + self.op))
         if name != "page" or rng.random() < 0.2:

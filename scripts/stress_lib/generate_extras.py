@@ -100,9 +100,15 @@ class ExtraOptions:
                 self._invalid(a, ("raid.stripe", f"{self.host_page + 512}B"))
             if rng.random() < 0.3:
                 self._set(a, "raid.cmd_overhead", rng.choice(["0", "1us", "20us"]))
-        if rng.random() < 0.07 and self.has("controller.compression") and not self.expect_refusal:
+        # A block- or log-mapped FTL's logical block holds 1 / (1 - compressibility) times more of the
+        # smaller pages, and a merge copies all of them: with a used drive's overwrites or a map unit
+        # on top, a run's merges multiply past its budget (75 % and 512 B units: a 30 s hang).
+        merge_ok = self.merge_pages == 1 or (self.host_page == g["page"] and not any(
+            k == "precondition.overwrite" and v != "0" for k, v in a))
+        if rng.random() < 0.07 and self.has("controller.compression") and not self.expect_refusal and merge_ok:
             self._set(a, "controller.compression", "true")
-            self._set(a, "workload.compressibility", str(rng.choice([0, 1, 50, 75, 90])))
+            self._set(a, "workload.compressibility",
+                      str(rng.choice([0, 1, 50, 75, 90] if self.merge_pages == 1 else [0, 1, 50])))
             if rng.random() < 0.05:
                 self._invalid(a, ("workload.compressibility", "91"))
         elif rng.random() < 0.02:

@@ -58,19 +58,20 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
     }
     return bytes;
   };
-  const bool plan = needs_plan();
+  // (Tested once here: the loops below run for every op of every command.)
+  const bool plan = needs_plan(), tracked = bool(on_program_);
   if (plan) plan_view(work.ops, planned_);
   const auto on_flash = [&](size_t i) { return !plan || planned_[i].on_flash; };
   // The page's spare area names its LPN and version: what a rebuild reads.
   const auto programmed = [&](size_t i) {
-    if (on_program_ && work.ops[i].kind == ftl::FlashOp::Kind::Program && planned_[i].written.lpn != UINT32_MAX)
+    if (work.ops[i].kind == ftl::FlashOp::Kind::Program && planned_[i].written.lpn != UINT32_MAX)
       on_program_(planned_[i].written.lpn, planned_[i].written.version, done[i]);
   };
   if (!cfg_.nand.multiplane) {
     for (size_t i = 0; i < work.ops.size(); ++i) {
       done[i] = flash_op(work.ops[i], bytes_of(i), start_of(i), 1, UINT32_MAX, on_flash(i));
       all = std::max(all, done[i]);
-      programmed(i);
+      if (tracked) programmed(i);
     }
   } else {
     static thread_local std::vector<char> booked;
@@ -88,8 +89,10 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
       booked[i] = 1;
       for (size_t k : with) done[k] = done[i], booked[k] = 1;
       all = std::max(all, done[i]);
-      programmed(i);
-      for (size_t k : with) programmed(k);
+      if (tracked) {
+        programmed(i);
+        for (size_t k : with) programmed(k);
+      }
     }
     if (batch) host_lpn_ = ssdtlm::PageData::kUnmapped;
   }

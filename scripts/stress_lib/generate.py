@@ -164,6 +164,7 @@ class Generator(FtlOptions, ExtraOptions):
         rng = self.rng
         user_bytes = self._hdd(a)
         self.ftl, self.merge_pages, self.spare, self.raid, self.starved = "hdd", 1, 1.0, 1, False
+        self.host_page = 4096
         self._cpu_sata(a, ssd=False)
         if rng.random() < 0.1:
             self._set(a, "sata.fis_overhead", rng.choice(["0", "4us", "100us"]))
@@ -408,7 +409,7 @@ class Generator(FtlOptions, ExtraOptions):
         if offset or (mode in ("offset", "both") and rng.random() < 0.3):
             self._set(a, "workload.offset", fmt_size(rng, offset))
         # The FTL's pages are the host pages: with controller.map_unit, several to a flash page.
-        page_ops = -(-bs // getattr(self, "host_page", page)) + 1
+        page_ops = -(-bs // self.host_page) + 1
         if self.merge_pages > 1:   # block-mapped: a write may merge (read + program) whole logical blocks
             page_ops = 3 * page_ops + 2 * self.merge_pages
         elif self.spare < 0.05:

@@ -140,6 +140,14 @@ def _read_outputs(run_dir):
     return report, *csvs
 
 
+def _latency_log(run_dir, rows):
+    """The latency log's bytes (for the determinism checks), or None if the run wrote none."""
+    if rows is None:
+        return None
+    with open(os.path.join(run_dir, "latency.csv"), "rb") as f:
+        return f.read()
+
+
 def run_once(spec, binary, work, timeout):
     """(Outcome, report or None, latency log bytes or None) of one run in a fresh directory under work."""
     run_dir = tempfile.mkdtemp(prefix="run-", dir=work)
@@ -176,10 +184,7 @@ def run_once(spec, binary, work, timeout):
             return Outcome("no-report", f"exit 0 but the report or a CSV file is unreadable: {e}", "unreadable",
                            argv=argv), None, None
         problems = invariants.check_report(report, rows, expect, series)
-        log = None
-        if rows is not None:
-            with open(os.path.join(run_dir, "latency.csv"), "rb") as f:
-                log = f.read()
+        log = _latency_log(run_dir, rows)
         if problems:
             name, msg = problems[0]
             return Outcome("invariant", f"{name}: {msg}", name, problems, argv), report, log
@@ -209,10 +214,7 @@ def _from_saved_state(spec, run_dir, binary, timeout, report, log):
         loaded, rows, _ = _read_outputs(run_dir)
     except (OSError, ValueError) as e:
         return Outcome("no-report", f"--load-state run: report or CSV unreadable: {e}", "unreadable", argv=argv)
-    log2 = None
-    if rows is not None:
-        with open(os.path.join(run_dir, "latency.csv"), "rb") as f:
-            log2 = f.read()
+    log2 = _latency_log(run_dir, rows)
     a, b = (dict(invariants.comparable(r), state=None, drive=None) for r in (report, loaded))
     for r in (a, b):
         r["options"] = {k: v for k, v in r["options"].items()

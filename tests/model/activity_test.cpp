@@ -3,11 +3,10 @@
 // the Perfetto trace and the VCD waveform at exactly those times.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <cmath>
 #include <fstream>
 
+#include "tests/model/scratch.h"
 #include "tests/model/timing_drive.h"
 #include "tests/model/vcd_reader.h"
 
@@ -16,9 +15,7 @@ namespace {
 using namespace ssdtest;
 using nlohmann::json;
 
-std::string tmp(const std::string& name) {
-  return ::testing::TempDir() + "activity_" + std::to_string(getpid()) + "_" + name;
-}
+std::string tmp(const std::string& name) { return scratch("activity_" + name); }
 
 uint64_t ps_of(const json& us) { return uint64_t(std::llround(us.get<double>() * 1e6)); }
 

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/model/scratch.h"
+
 namespace ssdtest {
 
 struct Result {
@@ -67,10 +69,7 @@ inline std::vector<std::vector<std::string>> read_csv(const std::string& path) {
   return rows;
 }
 
-// A path in the temp directory private to this process: test cases (and
-// other checkouts' test runs) may run at the same time.
-inline std::string tmp(const std::string& name) {
-  return testing::TempDir() + "ssdsim-" + std::to_string(getpid()) + "-" + name;
-}
+// A scratch path of this test process's own (removed when it exits).
+inline std::string tmp(const std::string& name) { return scratch(name); }
 
 }  // namespace ssdtest

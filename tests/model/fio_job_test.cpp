@@ -3,11 +3,10 @@
 // bssplit shares, aliases and numjobs expansion.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <fstream>
 
 #include "model/host/fio_job.h"
+#include "tests/model/scratch.h"
 #include "model/sim/options.h"
 
 namespace {
@@ -17,7 +16,7 @@ using sc_core::sc_time;
 const uint64_t kCapacity = 1ull << 30;
 
 ssd::FioJobFile parse(const std::string& text, uint32_t ncq = 32) {
-  const std::string path = testing::TempDir() + "ssdsim-unit-" + std::to_string(getpid()) + ".fio";
+  const std::string path = ssdtest::scratch("job.fio");
   std::ofstream(path) << text;
   return ssd::parse_fio_job_file(path, kCapacity, ncq);
 }

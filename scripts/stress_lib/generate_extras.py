@@ -97,7 +97,9 @@ class ExtraOptions:
             if rng.random() < 0.7:
                 self._set(a, "raid.stripe", fmt_size(rng, self.host_page * rng.choice([1, 2, 3, 32])))
             elif rng.random() < 0.2:
-                self._invalid(a, ("raid.stripe", f"{self.host_page + 512}B"))
+                # Not a multiple of the host page (a multiple of 512 B, see nand.page_size and
+                # controller.map_unit): 1.5 pages never is. (One page + 512 B is two 512 B pages.)
+                self._invalid(a, ("raid.stripe", f"{self.host_page + self.host_page // 2}B"))
             if rng.random() < 0.3:
                 self._set(a, "raid.cmd_overhead", rng.choice(["0", "1us", "20us"]))
         # A block- or log-mapped FTL's logical block holds 1 / (1 - compressibility) times more of the

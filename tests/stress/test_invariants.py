@@ -138,10 +138,30 @@ class Invariants(unittest.TestCase):
         self.assertBreaks("lat-min-positive", lat("read", min=0))
         self.assertBreaks("lat-min-mean-max", lat("read", mean=mx + 1))
         self.assertBreaks("lat-sum", lambda r, *_: r["write"]["slat_ns"].update(mean=r["write"]["slat_ns"]["mean"] + 10))
+
+        # lat = clat + slat + 0 .. 1 ns, IO by IO (truncated to whole ns): 1 ns above passes,
+        # 1.5 above or 0.5 below does not.
+        def lat_sum(extra):
+            def mutate(r, *_):
+                w = r["write"]
+                w["lat_ns"]["mean"] = w["clat_ns"]["mean"] + w["slat_ns"]["mean"] + extra
+            return mutate
+        self.assertNotIn("lat-sum", self.names(self.synthetic, lat_sum(1.0)))
+        self.assertNotIn("lat-sum", self.names(self.synthetic, lat_sum(0.0)))
+        self.assertBreaks("lat-sum", lat_sum(1.5))
+        self.assertBreaks("lat-sum", lat_sum(-0.5))
+
         self.assertBreaks("lat-percentiles-in-range", lambda r, *_: r["read"]["lat_ns"]["percentile"].update(
             {"99.990000": mx + 1}))
         self.assertBreaks("lat-percentiles-monotone", lambda r, *_: r["read"]["lat_ns"]["percentile"].update(
             {"1.000000": r["read"]["lat_ns"]["percentile"]["50.000000"] + 1}))
+
+    def test_carry_bound(self):
+        # seed 2026112626: three writes, each lat = clat + slat + 1, and the means' float rounding on top
+        self.assertTrue(invariants._carry(26718027.666666668, 21836238.333333332 + 4881788.333333333, 3))
+        self.assertTrue(invariants._carry(5.0, 5.0, 1))
+        self.assertFalse(invariants._carry(26718028.7, 21836238.333333332 + 4881788.333333333, 3))
+        self.assertFalse(invariants._carry(26718026.6, 21836238.333333332 + 4881788.333333333, 3))
 
     def test_latency_log(self):
         self.assertBreaks("latency-log-rows", lambda r, rows, s: rows.pop())
@@ -149,6 +169,10 @@ class Invariants(unittest.TestCase):
         self.assertBreaks("latency-log-minmax", lambda r, rows, s: r["read"]["lat_ns"].update(
             max=r["read"]["lat_ns"]["max"] + 5))
         self.assertBreaks("lat-percentiles", lambda r, *_: r["read"]["lat_ns"].update(percentile={}))
+        # the log's mean is 0 .. 1 ns above the report's: 2 ns either way is broken
+        for d in (2, -2):
+            self.assertBreaks("latency-log-mean", lambda r, rows, s, d=d: r["read"]["lat_ns"].update(
+                mean=r["read"]["lat_ns"]["mean"] + d))
 
     def test_timeseries(self):
         self.assertBreaks("timeseries-iops", lambda r, rows, s: s[0].update(read_iops="2000"))

@@ -274,6 +274,13 @@ def shrink(spec, outcome, binary, work, timeout, deadline, repeat=False):
             return False   # a synthetic run of the default 200000 IOs: too slow to shrink with
         return run_spec(candidate, binary, work, timeout, repeat).shrink_signature == outcome.shrink_signature
 
+    # Kept throughout: the IO count (without it a run does 200000 IOs), and the deliberately invalid
+    # option of an accepted-invalid failure (without it the run is valid and reproduces nothing).
+    refused = spec.expect_refusal[2:].split("=")[0] if spec.expect_refusal else None
+
+    def kept(key):
+        return key in ("workload.number_ios", refused)
+
     flat = RunSpec(list(spec.args), [], spec.expect_refusal)   # --config content inlined first
     if time.monotonic() >= deadline or not same(flat):
         return spec
@@ -282,7 +289,7 @@ def shrink(spec, outcome, binary, work, timeout, deadline, repeat=False):
     for g in groups:
         if time.monotonic() >= deadline:
             return spec
-        candidate = RunSpec([(k, v) for k, v in spec.args if k.split(".")[0] != g or k == "workload.number_ios"],
+        candidate = RunSpec([(k, v) for k, v in spec.args if k.split(".")[0] != g or kept(k)],
                             [], spec.expect_refusal)
         if len(candidate.args) < len(spec.args) and same(candidate):
             spec = candidate
@@ -292,7 +299,7 @@ def shrink(spec, outcome, binary, work, timeout, deadline, repeat=False):
         for i in reversed(range(len(spec.args))):
             if i >= len(spec.args) or time.monotonic() >= deadline:
                 continue
-            if spec.args[i][0] == "workload.number_ios":  # kept: without it a run does 200000 IOs
+            if kept(spec.args[i][0]):
                 continue
             candidate = spec.without(i)
             if same(candidate):

@@ -226,6 +226,28 @@ class SavedStateRoundTrip(unittest.TestCase):
         self.assertIn("simulated_time_ns", out.detail)
 
 
+class ShrinkKeepsTheInvalidOption(unittest.TestCase):
+    """Shrinking an accepted-invalid failure keeps the option that should have been refused: without
+    it the run is valid, exits 0 and is still called accepted-invalid (the spec expects a refusal),
+    so it would be dropped and the saved case would reproduce nothing."""
+
+    def test_the_invalid_option_survives(self):
+        spec = RunSpec([("nand.channels", "2"), ("raid.members", "2"), ("raid.stripe", "768B"),
+                        ("workload.number_ios", "9")], expect_refusal="--raid.stripe=768B")
+        real, seen = runner.run_spec, []
+
+        def accepted(candidate, *args, **kwargs):   # what the real run_spec says of any run that exits 0
+            seen.append(candidate.keys())
+            return runner.Outcome("accepted-invalid", "accepted", "--raid.stripe")
+        runner.run_spec = accepted
+        try:
+            shrunk = runner.shrink(spec, accepted(spec), BINARY, "/nonexistent", 60, float("inf"))
+        finally:
+            runner.run_spec = real
+        self.assertEqual(shrunk.keys(), ["raid.stripe", "workload.number_ios"])
+        self.assertTrue(all("raid.stripe" in keys for keys in seen))
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
         BINARY = os.path.abspath(sys.argv.pop(1))

@@ -18,6 +18,7 @@ const char* to_string(StopReason r) {
     case StopReason::TimeLimit: return "simulated time limit reached";
     case StopReason::Error: return "error";
     case StopReason::PowerCut: return "power cut";
+    case StopReason::Interrupted: return "interrupted";
   }
   return "?";
 }
@@ -47,9 +48,10 @@ void Host::host_cpu(const sc_time& cost) {
 void Host::stop(StopReason why) {
   // The first reason stands, but an error always wins and ends the run at
   // once; the other reasons only stop issuing, so queued commands complete.
-  const bool first_error = why == StopReason::Error && stop_ != StopReason::Error;
+  // (An interrupt already stopped the kernel: a second sc_stop() warns.)
+  const bool stop_kernel = why == StopReason::Error && stop_ != StopReason::Error && stop_ != StopReason::Interrupted;
   if (stop_ == StopReason::SourceDone || why == StopReason::Error) stop_ = why;
-  if (first_error) sc_core::sc_stop();
+  if (stop_kernel) sc_core::sc_stop();
 }
 
 void Host::slot(uint32_t stream) {
@@ -80,6 +82,7 @@ void Host::slot(uint32_t stream) {
 
 bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& cmd, HostRequest& req,
                  TagWaiter& me, const ProcessStack& stack) {
+  if (stop_ == StopReason::Interrupted) return false;  // the kernel stops at this slot's next wait: issue nothing
   while (flushing_) sc_core::wait(flush_done_);
   sc_time now = ssdtlm::sim_time();
   const sc_time runtime = streams_[stream].runtime;

@@ -51,7 +51,7 @@ struct OpStats {
 };
 
 // Why the host stopped issuing.
-enum class StopReason { SourceDone, Runtime, TimeLimit, Error, PowerCut };
+enum class StopReason { SourceDone, Runtime, TimeLimit, Error, PowerCut, Interrupted };
 const char* to_string(StopReason r);
 
 // One stream of requests: its source, its NCQ slots and when it stops.
@@ -91,6 +91,13 @@ class Host : public sc_core::sc_module {
   // is why the host stopped (the simulation does not run past the cut).
   void power_cut() {
     if (running_slots_ > 0 && stop_ == StopReason::SourceDone) stop_ = StopReason::PowerCut;
+  }
+  // The user interrupted the run (model/sim/interrupt.h): the simulation
+  // stops at once; commands in flight are not completed.
+  void interrupt() {
+    if (stop_ == StopReason::Interrupted || stop_ == StopReason::Error) return;
+    stop_ = StopReason::Interrupted;
+    sc_core::sc_stop();
   }
   // The exception that stopped the run, if any.
   std::exception_ptr failure() const { return failure_; }

@@ -5,9 +5,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <string>
+#include <system_error>
+#include <utility>
 
+#include "model/sim/interrupt.h"
 #include "model/sim/log.h"
 #include "model/sim/options.h"
 #include "model/sim/replay.h"
@@ -19,6 +24,39 @@
 #ifndef SSDSIM_VERSION
 #define SSDSIM_VERSION "0.0.0"
 #endif
+
+namespace {
+// The report's file: checked writable before the run, written whole at its
+// end. Until then an existing report keeps its content, and a file created
+// for the check is removed if the run ends without a report (an error, an
+// interrupt while preconditioning): no empty report is left behind.
+class ReportFile {
+ public:
+  explicit ReportFile(std::string path) : path_(std::move(path)) {
+    if (path_.empty()) return;
+    std::error_code ec;
+    created_ = !std::filesystem::exists(path_, ec);
+    writable_ = bool(std::ofstream(path_, std::ios::app));  // (append: nothing truncated yet)
+  }
+  ~ReportFile() {
+    if (created_ && writable_ && !written_) std::remove(path_.c_str());
+  }
+  ReportFile(const ReportFile&) = delete;
+  ReportFile& operator=(const ReportFile&) = delete;
+  bool writable() const { return path_.empty() || writable_; }
+  // Write the report (nothing without a path); false if that failed.
+  bool write(const std::string& text) {
+    if (path_.empty()) return true;
+    std::ofstream f(path_, std::ios::trunc);
+    written_ = true;
+    return bool(f << text) && bool(f.flush());
+  }
+
+ private:
+  std::string path_;
+  bool created_ = false, writable_ = false, written_ = false;
+};
+}  // namespace
 
 int sc_main(int argc, char* argv[]) {
   try {
@@ -65,19 +103,20 @@ int sc_main(int argc, char* argv[]) {
                   cfg.export_trace.c_str(), cfg.export_format.c_str());
       return 0;
     }
-    // Open the report first: an unwritable path should fail before the run, not after.
-    std::ofstream report_file;
-    if (!cfg.report.empty()) {
-      report_file.open(cfg.report);
-      if (!report_file) throw opts.error("report", cfg.report + ": cannot open for writing");
-    }
+    // Check the report path first: an unwritable one should fail before the run, not after.
+    ReportFile report_file(cfg.report);
+    if (!report_file.writable()) throw opts.error("report", cfg.report + ": cannot open for writing");
     // --output (fio's): what --output-format selects goes there instead of stdout.
     std::FILE* out = stdout;
     if (!cfg.output.empty() && !(out = std::fopen(cfg.output.c_str(), "w")))
       throw opts.error("output", cfg.output + ": cannot open for writing");
     ssd::ReplayRun replay(cfg, opts, sim);  // the trace, the job file's jobs or the synthetic workload
+    ssd::catch_interrupts();
     try {
       replay.run();
+    } catch (const ssd::Interrupted& e) {  // while preconditioning: nothing to report
+      std::fprintf(stderr, "ssdsim: %s\n", e.what());
+      return 128 + ssd::interrupt_signal();
     } catch (const ssd::ftl::FtlConfigError& e) {  // e.g. a state phase the FTL cannot apply
       throw opts.error(e.key, e.what());
     } catch (const ssd::StateError& e) {  // a phase this drive cannot apply (a malformed trace, ...)
@@ -94,9 +133,13 @@ int sc_main(int argc, char* argv[]) {
     if (cfg.output_normal) ssd::print_summary(out, report);
     if (cfg.output_json) std::fprintf(out, "%s\n", report.dump(2).c_str());
     if (out != stdout && std::fclose(out) != 0) throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
-    if (report_file.is_open()) {
-      report_file << report.dump(2) << '\n';
-      if (!report_file.flush()) throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
+    if (!report_file.write(report.dump(2) + '\n'))
+      throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
+    if (const int sig = ssd::interrupt_signal()) {
+      std::fprintf(stderr, "ssdsim: interrupted by %s at %.6f s simulated: the report covers the %llu IOs completed\n",
+                   ssd::signal_name(sig), sim.host().last_completion().to_seconds(),
+                   static_cast<unsigned long long>(sim.host().completed()));
+      return 128 + sig;
     }
     return 0;
   } catch (const ssd::OptionError& e) {

@@ -56,7 +56,7 @@ class Options {
   OptionError error(const std::string& key, const std::string& what) const;
 
   static std::string help_text();
-  // The examples --help ends with.
+  // What --help ends with: the exit statuses and the examples.
   static std::string help_examples();
 
  private:

@@ -10,7 +10,10 @@ namespace ssd {
 
 std::string Options::help_examples() {
   // Paths are relative to the source tree (scripts/run runs build/ssdsim from anywhere).
-  return "Examples (paths relative to the source tree):\n"
+  return "Exit status: 0 done; 2 bad input (one line naming the file, line or offset, and option); 3 an internal\n"
+         "error; 128 + the signal's number (130 Ctrl-C, 143 SIGTERM) when interrupted: the timed phase stops at the\n"
+         "next completed IO and the report of what ran is still written (stop_reason \"interrupted\").\n\n"
+         "Examples (paths relative to the source tree):\n"
          "  ssdsim --config configs/drives/intel-x25m-g1.ini --config configs/workloads/iometer-4k-random-write-qd3.ini\n"
          "  ssdsim --config configs/drives/intel-x25m-g1.ini --workload.rw=randread --workload.bs=4k --report r.json\n"
          "  ssdsim --trace traces/samples/mqsim/tpcc-small.trace --timeseries ts.csv --latency-log lat.csv\n"

@@ -83,6 +83,7 @@ class PowerFail {
   uint32_t page_size_;
   std::vector<uint64_t> durable_;  // per LPN: newest durable version (baseline first)
   std::vector<uint64_t> acked_;    // per LPN: last acknowledged version (0: none in the timed phase)
+  bool analysed_ = false;  // analyse() ran: the check passed (else it throws)
   uint64_t acked_writes_ = 0, programs_ = 0, late_programs_ = 0;
   uint64_t lost_pages_ = 0, landed_pages_ = 0, lost_ranges_ = 0;
 };

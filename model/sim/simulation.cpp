@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/sim/device_report.h"
+#include "model/sim/interrupt.h"
 #include "model/sim/log.h"
 #include "model/sim/options.h"
 #include "model/sim/sanitizer_stack.h"
@@ -97,6 +98,8 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   const bool show_progress = cfg_.log_level != "off";
   Progress pre(show_progress);
   const auto progress = [&pre](uint64_t done, uint64_t total) {
+    if (interrupt_signal()) throw Interrupted("while preconditioning, at page " + std::to_string(done) + " of " +
+                                              std::to_string(total) + ": no report (the timed phase never ran)");
     if (pre.due())
       std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), pre.wall(),
@@ -156,6 +159,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   Progress timed(show_progress);
   uint64_t n = 0;
   host_->on_completion([this, &n, &timed, end_s](const IoCompletion& c) {
+    if (interrupt_signal()) host_->interrupt();  // (this IO is still counted: it completed)
     for (auto& f : observers_) f(c);
     if (power_fail_) power_fail_->completed(c, c.data_tag);
     if ((++n & 0x3fff) == 0 && timed.due()) {
@@ -173,7 +177,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   timed_s_ = seconds_since(t0);
   kernel_deltas_ = sc_core::sc_delta_count() - deltas;
   // (powerfail.at=trace without a record: the replay says so.)
-  if (power_fail_ && power_fail_->cut_known()) {
+  if (power_fail_ && power_fail_->cut_known() && host_->stop_reason() != StopReason::Interrupted) {
     host_->power_cut();
     power_fail_->analyse(cfg_.powerfail_lost, drive_->controller.acknowledged_before_flash());
   }

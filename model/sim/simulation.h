@@ -36,7 +36,9 @@ class Simulation {
   // null) with `iodepth` NCQ slots until it is exhausted or the runtime ends.
   // Rethrows what stopped the run early (a firmware error, a failed content
   // check: exit 3); throws OptionError when the run would outgrow SystemC's
-  // time range (exit 2).
+  // time range (exit 2). SIGINT or SIGTERM (model/sim/interrupt.h) stops
+  // the timed phase at the next completion (stop_reason "interrupted"), and
+  // preconditioning by throwing Interrupted.
   void run(IoSource* source = nullptr, uint32_t iodepth = 0);
   // Precondition, then run several streams (fio jobs) at once on the drive.
   void run(const std::vector<HostStream>& streams);

@@ -103,6 +103,11 @@ TEST(Cli, HelpGroupsEachSectionOnceAndEndsWithExamples) {
   const std::string examples = r.out.substr(ex);
   for (const char* e : {"ssdsim --config ", "ssdsim --trace ", "ssdsim --job ", "scripts/sweep "})
     EXPECT_NE(examples.find(e), std::string::npos) << e;
+  // The exit statuses, just before them (InterruptCli checks 130 and 143).
+  const size_t status = r.out.rfind("\nExit status: 0 done; 2 bad input");
+  ASSERT_NE(status, std::string::npos);
+  EXPECT_GT(status, r.out.rfind("\n[")) << "exit statuses before a section";
+  EXPECT_NE(r.out.find("(130 Ctrl-C, 143 SIGTERM)", status), std::string::npos);
 }
 
 // Progress lines go to stderr only (when they appear depends on wall time,

@@ -1,0 +1,82 @@
+// SIGINT / SIGTERM during a run (model/sim/interrupt.h), in-process: the
+// signal is raised before the run, so where it stops is exact. (Each test
+// case runs in a process of its own: the handlers and the flag are the
+// process's.) The binary's end of it, a real Ctrl-C with the report and the
+// exit status, is InterruptCli in interrupt_cli_test.cpp.
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+#include "model/sim/interrupt.h"
+#include "tests/model/sim_harness.h"
+
+namespace {
+
+using ssdtest::parse;
+
+const std::vector<std::string> kDrive = {"--nand.channels=2", "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64",
+                                         "--nand.pages_per_block=64", "--workload.rw=randread",
+                                         "--workload.number_ios=1000"};
+
+std::vector<std::string> with(std::vector<std::string> extra) {
+  std::vector<std::string> a = kDrive;
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+TEST(Interrupt, TheTimedPhaseStopsAtTheFirstCompletionAfterTheSignal) {
+  const ssd::Options opts = parse(with({"--precondition=none", "--workload.iodepth=1"}));
+  ssd::Simulation sim(opts.config());
+  ssd::catch_interrupts();
+  ASSERT_EQ(ssd::interrupt_signal(), 0);
+  std::raise(SIGINT);
+  ASSERT_EQ(ssd::interrupt_signal(), SIGINT);
+  sim.run();
+  // QD1: the one command in flight completes, and no other is issued.
+  EXPECT_EQ(sim.host().completed(), 1u);
+  EXPECT_EQ(sim.host().stop_reason(), ssd::StopReason::Interrupted);
+  const nlohmann::json r = sim.report();
+  EXPECT_EQ(r["device"]["stop_reason"], "interrupted");
+  EXPECT_EQ(r["read"]["total_ios"], 1u);
+  // The report's time is that IO's completion, not the workload's end.
+  EXPECT_EQ(r["device"]["simulated_time_ns"].get<uint64_t>(), ssdtlm::to_ns(sim.host().last_completion()));
+}
+
+TEST(Interrupt, AtQueueDepthEightNoCommandIsIssuedAfterTheSignal) {
+  const ssd::Options opts = parse(with({"--precondition=none", "--workload.iodepth=8"}));
+  ssd::Simulation sim(opts.config());
+  ssd::catch_interrupts();
+  std::raise(SIGTERM);
+  sim.run();
+  // The first completion stops the kernel; commands that complete in the
+  // same instant may still count, but at most the eight first issued.
+  EXPECT_GE(sim.host().completed(), 1u);
+  EXPECT_LE(sim.host().completed(), 8u);
+  EXPECT_EQ(sim.report()["device"]["stop_reason"], "interrupted");
+}
+
+TEST(Interrupt, PreconditioningStopsWithNoReport) {
+  const ssd::Options opts = parse(with({"--precondition=seq-fill"}));
+  ssd::Simulation sim(opts.config());
+  ssd::catch_interrupts();
+  std::raise(SIGTERM);
+  try {
+    sim.run();
+    FAIL() << "the run went on after SIGTERM while preconditioning";
+  } catch (const ssd::Interrupted& e) {
+    EXPECT_NE(std::string(e.what()).find("interrupted by SIGTERM while preconditioning, at page 0 of "),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Interrupt, WithoutASignalTheRunIsUntouched) {
+  const ssd::Options opts = parse(with({"--precondition=none", "--workload.iodepth=4"}));
+  ssd::Simulation sim(opts.config());
+  ssd::catch_interrupts();
+  sim.run();
+  EXPECT_EQ(sim.host().completed(), 1000u);
+  EXPECT_EQ(sim.report()["device"]["stop_reason"], "workload done");
+}
+
+}  // namespace

@@ -83,6 +83,9 @@ int sc_main(int argc, char* argv[]) {
     }
     const ssd::SimConfig& cfg = opts.config();
     ssd::log::configure(cfg.log_level);
+    // From here a signal stops the run where it can report (the building of
+    // a large drive takes seconds: one then stops at the first check after it).
+    ssd::catch_interrupts();
 
     // Trace files: an unwritable path fails before the run (the recorder opens them while the drive is built).
     for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
@@ -111,7 +114,6 @@ int sc_main(int argc, char* argv[]) {
     if (!cfg.output.empty() && !(out = std::fopen(cfg.output.c_str(), "w")))
       throw opts.error("output", cfg.output + ": cannot open for writing");
     ssd::ReplayRun replay(cfg, opts, sim);  // the trace, the job file's jobs or the synthetic workload
-    ssd::catch_interrupts();
     try {
       replay.run();
     } catch (const ssd::Interrupted& e) {  // while preconditioning: nothing to report

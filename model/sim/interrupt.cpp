@@ -9,6 +9,8 @@ namespace ssd {
 
 namespace {
 volatile std::sig_atomic_t received = 0;
+volatile std::sig_atomic_t running = 0;  // between catch_interrupts() and run_stopped()
+unsigned grace_s = 5;
 timespec first_at{};  // when the first signal came
 
 double since(const timespec& t) {
@@ -17,14 +19,18 @@ double since(const timespec& t) {
   return double(now.tv_sec - t.tv_sec) + 1e-9 * double(now.tv_nsec - t.tv_nsec);
 }
 
-// (Only async-signal-safe calls here: clock_gettime, write, signal, raise.)
+void say(const char* msg, size_t n) { [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, msg, n); }
+
+// (Only async-signal-safe calls in the handlers: clock_gettime, write,
+// alarm, signal, raise.)
 extern "C" void on_signal(int sig) {
   if (received == 0) {
     received = sig;
     clock_gettime(CLOCK_MONOTONIC, &first_at);
     static const char msg[] =
         "\nssdsim: interrupted: stopping at the next completed IO to write the report (again to quit at once)\n";
-    [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+    say(msg, sizeof msg - 1);
+    if (running) alarm(grace_s);  // a run that completes nothing in time ends anyway (on_alarm)
     return;
   }
   // A second signal within a second is the same interrupt delivered twice
@@ -33,14 +39,31 @@ extern "C" void on_signal(int sig) {
   std::signal(sig, SIG_DFL);  // the user means it: end now, the default way
   std::raise(sig);
 }
+
+// The grace after the first signal ran out with the run still going.
+extern "C" void on_alarm(int) {
+  static const char msg[] = "ssdsim: nothing completed in the grace after the interrupt: quitting without a report\n";
+  say(msg, sizeof msg - 1);
+  std::signal(received, SIG_DFL);
+  std::raise(received);
+}
 }  // namespace
 
-void catch_interrupts() {
+void catch_interrupts(unsigned grace_seconds) {
+  grace_s = grace_seconds;
   struct sigaction sa {};
-  sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
+  sa.sa_handler = on_alarm;
+  sigaction(SIGALRM, &sa, nullptr);
+  sa.sa_handler = on_signal;
   for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
+  running = 1;
+}
+
+void run_stopped() {
+  running = 0;
+  alarm(0);
 }
 
 int interrupt_signal() { return received; }

@@ -8,7 +8,8 @@
 // no report then, as the timed phase never ran. A second signal, a second
 // or more after the first, ends the process at once, the default way (one
 // sooner is the first delivered twice: timeout(1) signals the process and
-// its group).
+// its group); so does the first, if the run has not stopped within a grace
+// of some seconds (a drive being built, an IO that takes longer).
 //
 // Commands in flight at the stop are not in the report (as at a power cut):
 // the report's IOs are the ones that completed.
@@ -18,8 +19,13 @@
 
 namespace ssd {
 
-// Install the handlers (once per process: the simulator's main).
-void catch_interrupts();
+// Install the handlers (once per process: the simulator's main), with the
+// grace after the first signal in which the run must stop.
+void catch_interrupts(unsigned grace_seconds = 5);
+// The run has stopped (the simulation returned, or preconditioning gave up):
+// no grace runs from here, and a signal now only sets the flag (the report
+// is written, then the exit status says the run was interrupted).
+void run_stopped();
 // The signal received since then (SIGINT or SIGTERM), 0 if none. (One load
 // of a flag: cheap enough to ask on every IO completion.)
 int interrupt_signal();

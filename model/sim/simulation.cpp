@@ -98,8 +98,11 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   const bool show_progress = cfg_.log_level != "off";
   Progress pre(show_progress);
   const auto progress = [&pre](uint64_t done, uint64_t total) {
-    if (interrupt_signal()) throw Interrupted("while preconditioning, at page " + std::to_string(done) + " of " +
-                                              std::to_string(total) + ": no report (the timed phase never ran)");
+    if (interrupt_signal()) {
+      run_stopped();
+      throw Interrupted("while preconditioning, at page " + std::to_string(done) + " of " + std::to_string(total) +
+                        ": no report (the timed phase never ran)");
+    }
     if (pre.due())
       std::fprintf(stderr, "ssdsim: preconditioning, %llu of %llu pages, %.1f s wall%s\n",
                    static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), pre.wall(),
@@ -174,6 +177,7 @@ void Simulation::run(const std::vector<HostStream>& streams) {
   if (power_fail_ && power_fail_->cut_known()) sc_core::sc_start(cfg_.powerfail_at);  // the power is cut: nothing runs past it
   else sc_core::sc_start();  // (powerfail.at=trace: cut_power() pauses it)
   resync_sanitizer_main_stack();
+  run_stopped();  // (an interrupt from here on waits for the report)
   timed_s_ = seconds_since(t0);
   kernel_deltas_ = sc_core::sc_delta_count() - deltas;
   // (powerfail.at=trace without a record: the replay says so.)

@@ -2,9 +2,13 @@
 // signal is raised before the run, so where it stops is exact. (Each test
 // case runs in a process of its own: the handlers and the flag are the
 // process's.) The binary's end of it, a real Ctrl-C with the report and the
-// exit status, is InterruptCli in interrupt_cli_test.cpp.
+// exit status, is InterruptCli in interrupt_cli_test.cpp. The grace after
+// which a run that does not stop ends anyway is tested on a forked child.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 
 #include "model/sim/interrupt.h"
@@ -77,6 +81,48 @@ TEST(Interrupt, WithoutASignalTheRunIsUntouched) {
   sim.run();
   EXPECT_EQ(sim.host().completed(), 1000u);
   EXPECT_EQ(sim.report()["device"]["stop_reason"], "workload done");
+}
+
+}  // namespace
+
+namespace {
+
+// A child process that takes `sig` after catch_interrupts(grace) and then
+// sleeps `sleep_s`, with the run stopped first if `stopped`: how it ended
+// (waitpid status) and when.
+struct Ended {
+  int status;
+  double seconds;
+};
+Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ssd::catch_interrupts(grace);
+    if (stopped) ssd::run_stopped();
+    std::raise(sig);
+    sleep(sleep_s);  // (a signal interrupts it: sleep on until the time is up)
+    while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(sleep_s)) sleep(1);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return {status, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+TEST(Interrupt, ARunThatDoesNotStopWithinTheGraceEndsByTheSignal) {
+  const Ended e = child(SIGINT, 1, false, 4);
+  ASSERT_TRUE(WIFSIGNALED(e.status)) << "exited " << WEXITSTATUS(e.status);
+  EXPECT_EQ(WTERMSIG(e.status), SIGINT);
+  EXPECT_GE(e.seconds, 0.9);
+  EXPECT_LT(e.seconds, 3.5);
+}
+
+TEST(Interrupt, OnceTheRunStoppedNoGraceRuns) {
+  // Writing the report after the run may take as long as it takes.
+  const Ended e = child(SIGTERM, 1, true, 3);
+  ASSERT_TRUE(WIFEXITED(e.status)) << "killed by signal " << WTERMSIG(e.status);
+  EXPECT_EQ(WEXITSTATUS(e.status), 0);
 }
 
 }  // namespace

@@ -381,6 +381,15 @@ class Generator(FtlOptions, ExtraOptions):
             if self.ftl == "page" and rng.random() < 0.3:
                 self._set(a, "ftl.gc.bg_threshold", str(rng.choice([1, 2, 8, 100])))
 
+    def _gc_factor(self):
+        """Flash pages a host page written costs a page-mapped drive with almost no spare (1 if it
+        has enough, or is block-mapped: merges are counted apart). Once the free blocks are used,
+        GC copies about 1 / (2 x spare) pages a write (greedy; FIFO, as the example plug-in's, twice
+        that). A 0.4 % spare took the plug-in past 30 s with 4000 writes of 18 host pages."""
+        if self.merge_pages > 1 or self.spare >= 0.05:
+            return 1
+        return int(min(5000, 1 / max(self.spare, 0.0002)))
+
     def _workload(self, a, g, user_bytes, content, export):
         rng = self.rng
         page = g["page"]
@@ -388,6 +397,10 @@ class Generator(FtlOptions, ExtraOptions):
         bs = rng.choice([512, 4096, page, page * rng.randint(2, 16), 512 * rng.randint(1, 8192),
                          4 << 20, rng.randint(1, 64) * 512])
         bs = min(bs, 4 << 20, user_bytes, 4 * page if self.starved else 4 << 20)
+        if self._gc_factor() > 1:
+            # Even one IO must fit the budget: a block of the default up to 4 MiB on a drive with
+            # 0.04 % spare made the plug-in copy ~2500 pages a page (seed 2026112650 run 3721).
+            bs = min(bs, max(1, MAX_PAGE_OPS // self._gc_factor()) * self.host_page)
         bs -= bs % 512
         if bs != 4096 or rng.random() < 0.5:
             self._set(a, "workload.bs", fmt_size(rng, bs))
@@ -412,11 +425,8 @@ class Generator(FtlOptions, ExtraOptions):
         page_ops = -(-bs // self.host_page) + 1
         if self.merge_pages > 1:   # block-mapped: a write may merge (read + program) whole logical blocks
             page_ops = 3 * page_ops + 2 * self.merge_pages
-        elif self.spare < 0.05:
-            # Page-mapped with almost no spare: once the free blocks are used, GC copies about
-            # 1 / (2 x spare) pages a write (greedy; FIFO, as the example plug-in's, twice that).
-            # A 0.4 % spare took the plug-in past 30 s with 4000 writes of 18 host pages.
-            page_ops *= int(min(500, 1 / max(self.spare, 0.002)))
+        else:
+            page_ops *= self._gc_factor()
         cap = max(1, min(4000 if not content else 500, MAX_PAGE_OPS // page_ops, 8 if self.starved else 4000))
         ios = edge_int(rng, 1, cap)
         runtime = None
@@ -426,8 +436,9 @@ class Generator(FtlOptions, ExtraOptions):
             # drive a write costs up to ~10^5 flash pages a host page, so there the count (cap, at
             # most 8) stays as well and the run ends at whichever comes first (a 1-entry map cache,
             # 0.9 % spare, randrw for 0.66 ms: 10 IOs, 7 writes, 5 min; seed 2026112626 run 55).
-            # The draw is made either way: the same configurations as before for every other drive.
-            if rng.random() < 0.5 and not self.starved:
+            # So it does on a page-mapped drive with almost no spare (_gc_factor). The draw is made
+            # either way: the same configurations as before for every other drive.
+            if rng.random() < 0.5 and not self.starved and self._gc_factor() == 1:
                 ios = 0
         self._set(a, "workload.number_ios", str(ios))
         if runtime:

@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
+#include <cstring>
 #include <ctime>
 
 namespace ssd {
@@ -12,6 +14,15 @@ volatile std::sig_atomic_t received = 0;
 volatile std::sig_atomic_t running = 0;  // between catch_interrupts() and run_stopped()
 unsigned grace_s = 5;
 timespec first_at{};  // when the first signal came
+char forced_path[4096];  // remove_if_forced(): empty if none
+
+// The signal ends the process the default way, first removing the file the
+// run created and has not written.
+void end_by(int sig) {
+  if (forced_path[0]) unlink(forced_path);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
 
 double since(const timespec& t) {
   timespec now{};
@@ -22,7 +33,7 @@ double since(const timespec& t) {
 void say(const char* msg, size_t n) { [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, msg, n); }
 
 // (Only async-signal-safe calls in the handlers: clock_gettime, write,
-// alarm, signal, raise.)
+// alarm, unlink, signal, raise.)
 extern "C" void on_signal(int sig) {
   if (received == 0) {
     received = sig;
@@ -36,16 +47,14 @@ extern "C" void on_signal(int sig) {
   // A second signal within a second is the same interrupt delivered twice
   // (timeout(1) and some job runners signal the process and its group).
   if (since(first_at) < 1.0) return;
-  std::signal(sig, SIG_DFL);  // the user means it: end now, the default way
-  std::raise(sig);
+  end_by(sig);  // the user means it: end now
 }
 
 // The grace after the first signal ran out with the run still going.
 extern "C" void on_alarm(int) {
   static const char msg[] = "ssdsim: nothing completed in the grace after the interrupt: quitting without a report\n";
   say(msg, sizeof msg - 1);
-  std::signal(received, SIG_DFL);
-  std::raise(received);
+  end_by(received);
 }
 }  // namespace
 
@@ -59,6 +68,14 @@ void catch_interrupts(unsigned grace_seconds) {
   sa.sa_handler = on_signal;
   for (int sig : {SIGINT, SIGTERM}) sigaction(sig, &sa, nullptr);
   running = 1;
+}
+
+void remove_if_forced(const std::string& path) {
+  forced_path[0] = '\0';  // (never a half-copied path: the first byte goes last)
+  if (path.empty() || path.size() >= sizeof forced_path) return;
+  std::memcpy(forced_path + 1, path.c_str() + 1, path.size());
+  std::atomic_signal_fence(std::memory_order_seq_cst);  // (the handler sees the copy before the first byte)
+  forced_path[0] = path[0];
 }
 
 void run_stopped() {

@@ -37,9 +37,12 @@ class ReportFile {
     std::error_code ec;
     created_ = !std::filesystem::exists(path_, ec);
     writable_ = bool(std::ofstream(path_, std::ios::app));  // (append: nothing truncated yet)
+    if (created_ && writable_) ssd::remove_if_forced(path_);  // (a second Ctrl-C, the interrupt's grace)
   }
   ~ReportFile() {
-    if (created_ && writable_ && !written_) std::remove(path_.c_str());
+    if (!created_ || !writable_ || written_) return;
+    ssd::remove_if_forced("");
+    std::remove(path_.c_str());
   }
   ReportFile(const ReportFile&) = delete;
   ReportFile& operator=(const ReportFile&) = delete;
@@ -47,6 +50,7 @@ class ReportFile {
   // Write the report (nothing without a path); false if that failed.
   bool write(const std::string& text) {
     if (path_.empty()) return true;
+    ssd::remove_if_forced("");
     std::ofstream f(path_, std::ios::trunc);
     written_ = true;
     return bool(f << text) && bool(f.flush());

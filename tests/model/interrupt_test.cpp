@@ -10,8 +10,11 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 
 #include "model/sim/interrupt.h"
+#include "tests/model/scratch.h"
 #include "tests/model/sim_harness.h"
 
 namespace {
@@ -94,11 +97,12 @@ struct Ended {
   int status;
   double seconds;
 };
-Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s) {
+Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s, const std::string& unwritten = "") {
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid == 0) {
     ssd::catch_interrupts(grace);
+    ssd::remove_if_forced(unwritten);
     if (stopped) ssd::run_stopped();
     std::raise(sig);
     sleep(sleep_s);  // (a signal interrupts it: sleep on until the time is up)
@@ -111,18 +115,25 @@ Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s) {
 }
 
 TEST(Interrupt, ARunThatDoesNotStopWithinTheGraceEndsByTheSignal) {
-  const Ended e = child(SIGINT, 1, false, 4);
+  // ... and removes the report file it created empty (ReportFile in main.cpp).
+  const std::string report = ssdtest::scratch("unwritten.json");
+  std::ofstream(report).flush();
+  const Ended e = child(SIGINT, 1, false, 4, report);
   ASSERT_TRUE(WIFSIGNALED(e.status)) << "exited " << WEXITSTATUS(e.status);
   EXPECT_EQ(WTERMSIG(e.status), SIGINT);
   EXPECT_GE(e.seconds, 0.9);
   EXPECT_LT(e.seconds, 3.5);
+  EXPECT_FALSE(std::filesystem::exists(report));
 }
 
 TEST(Interrupt, OnceTheRunStoppedNoGraceRuns) {
   // Writing the report after the run may take as long as it takes.
-  const Ended e = child(SIGTERM, 1, true, 3);
+  const std::string report = ssdtest::scratch("being_written.json");
+  std::ofstream(report).flush();
+  const Ended e = child(SIGTERM, 1, true, 3, report);
   ASSERT_TRUE(WIFEXITED(e.status)) << "killed by signal " << WTERMSIG(e.status);
   EXPECT_EQ(WEXITSTATUS(e.status), 0);
+  EXPECT_TRUE(std::filesystem::exists(report));
 }
 
 }  // namespace

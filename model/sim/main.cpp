@@ -26,39 +26,43 @@
 #endif
 
 namespace {
-// The report's file: checked writable before the run, written whole at its
-// end. Until then an existing report keeps its content, and a file created
-// for the check is removed if the run ends without a report (an error, an
-// interrupt while preconditioning): no empty report is left behind.
-class ReportFile {
+// An output file the run writes whole when it has the content (the report
+// at the end, a saved drive state after preconditioning), checked writable
+// before the run without truncating it. Until then an existing file keeps
+// its content, and one created for the check is removed if the run ends
+// before writing it (an error, an interrupt): a failed run leaves no empty
+// file behind and destroys no earlier one.
+class OutputFile {
  public:
-  explicit ReportFile(std::string path) : path_(std::move(path)) {
+  // `on_signal`: also removed if a signal ends the process first (one file
+  // at most: the report).
+  OutputFile(std::string path, bool on_signal) : path_(std::move(path)), on_signal_(on_signal) {
     if (path_.empty()) return;
     std::error_code ec;
     created_ = !std::filesystem::exists(path_, ec);
     writable_ = bool(std::ofstream(path_, std::ios::app));  // (append: nothing truncated yet)
-    if (created_ && writable_) ssd::remove_if_forced(path_);  // (a second Ctrl-C, the interrupt's grace)
+    if (created_ && writable_ && on_signal_) ssd::remove_if_forced(path_);  // (a second Ctrl-C, the grace)
   }
-  ~ReportFile() {
-    if (!created_ || !writable_ || written_) return;
-    ssd::remove_if_forced("");
-    std::remove(path_.c_str());
+  ~OutputFile() {
+    if (!created_ || !writable_) return;
+    if (on_signal_) ssd::remove_if_forced("");
+    std::error_code ec;
+    if (std::filesystem::file_size(path_, ec) == 0 && !ec) std::filesystem::remove(path_, ec);
   }
-  ReportFile(const ReportFile&) = delete;
-  ReportFile& operator=(const ReportFile&) = delete;
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
   bool writable() const { return path_.empty() || writable_; }
-  // Write the report (nothing without a path); false if that failed.
+  // Write `text` to it (nothing without a path); false if that failed.
   bool write(const std::string& text) {
     if (path_.empty()) return true;
-    ssd::remove_if_forced("");
+    if (on_signal_) ssd::remove_if_forced("");
     std::ofstream f(path_, std::ios::trunc);
-    written_ = true;
     return bool(f << text) && bool(f.flush());
   }
 
  private:
   std::string path_;
-  bool created_ = false, writable_ = false, written_ = false;
+  bool on_signal_, created_ = false, writable_ = false;
 };
 }  // namespace
 
@@ -92,9 +96,10 @@ int sc_main(int argc, char* argv[]) {
     ssd::catch_interrupts();
 
     // Trace files: an unwritable path fails before the run (the recorder opens them while the drive is built).
-    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
-                                    std::pair{"save-state", cfg.save_state}})
+    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
+    const OutputFile state_file(cfg.save_state, false);  // (written after preconditioning)
+    if (!state_file.writable()) throw opts.error("save-state", cfg.save_state + ": cannot open for writing");
     // An FTL that cannot run this configuration, or a DRAM too small for its
     // mapping table, says which option is at fault.
     std::unique_ptr<ssd::Simulation> built;
@@ -111,7 +116,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     // Check the report path first: an unwritable one should fail before the run, not after.
-    ReportFile report_file(cfg.report);
+    OutputFile report_file(cfg.report, true);
     if (!report_file.writable()) throw opts.error("report", cfg.report + ": cannot open for writing");
     // --output (fio's): what --output-format selects goes there instead of stdout.
     std::FILE* out = stdout;

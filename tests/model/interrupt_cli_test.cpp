@@ -1,10 +1,10 @@
 // Ctrl-C and SIGTERM on the binary (model/sim/interrupt.h): a signal during
 // the timed phase still gives the report of what ran, with stop_reason
 // "interrupted", and exit status 128 + the signal; one while preconditioning
-// gives no report and leaves the report file as it was. Each test waits for
-// the progress line of the phase it interrupts (printed after 2 s of wall
-// time), so the signal lands where the test means it to, whatever the
-// machine's speed.
+// gives no report, leaves the report file as it was and no empty state file.
+// Each test waits for the progress line of the phase it interrupts (printed
+// after 2 s of wall time), so the signal lands where the test means it to,
+// whatever the machine's speed.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -86,12 +86,12 @@ TEST(InterruptCli, CtrlCInTheTimedPhaseWritesTheReportOfWhatRanAndExits130) {
 }
 
 TEST(InterruptCli, SigtermWhilePreconditioningLeavesTheOldReportAndExits143) {
-  const std::string report = tmp("kept.json");
+  const std::string report = tmp("kept.json"), state = tmp("never_saved.state");
   std::ofstream(report) << "an earlier run's report\n";
   // A 64 GiB drive whose `used` state takes seconds to write.
   const Interrupted r = run_until({"--nand.channels=8", "--nand.dies_per_channel=4", "--nand.blocks_per_plane=1024",
                                    "--nand.pages_per_block=256", "--precondition=used", "--workload.number_ios=10",
-                                   "--report", report},
+                                   "--report", report, "--save-state", state},
                                   "ssdsim: preconditioning, ", SIGTERM);
   ASSERT_TRUE(r.signalled) << r.err;
   ASSERT_TRUE(WIFEXITED(r.status)) << r.err;
@@ -100,6 +100,8 @@ TEST(InterruptCli, SigtermWhilePreconditioningLeavesTheOldReportAndExits143) {
   std::ifstream in(report);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "an earlier run's report\n");
+  // The state was to be saved after preconditioning: no empty file instead.
+  EXPECT_FALSE(std::filesystem::exists(state));
 }
 
 TEST(InterruptCli, ARunThatFailsLeavesNoEmptyReportBehind) {

@@ -87,17 +87,51 @@ def render(spec, run_dir, binary):
     return argv + [f"--report={os.path.join(run_dir, 'report.json')}"]
 
 
+# After SIGTERM the simulator stops at its next completed IO and writes its report, or ends by the
+# signal after a grace of 5 s with nothing completed (model/sim/interrupt.h); then SIGKILL.
+AFTER_SIGTERM = 15
+
+
 def _exec(argv, timeout):
+    """(exit status, or None if the run outlived `timeout`; stderr). A run past its time gets SIGTERM,
+    as a user's Ctrl-C would: its report then says how far it got (_hang says slow or stuck)."""
     for attempt in range(5):
         try:
-            p = subprocess.run(argv, cwd=ROOT, capture_output=True, timeout=timeout)
-            return p.returncode, p.stderr.decode(errors="replace")
-        except subprocess.TimeoutExpired:
-            return None, ""
+            p = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         except OSError as e:  # the binary is being relinked: wait for it, then give up
             if attempt == 4:
                 raise SystemExit(f"stress: cannot run {argv[0]}: {e}")
             time.sleep(2)
+            continue
+        try:
+            _, err = p.communicate(timeout=timeout)
+            return p.returncode, err.decode(errors="replace")
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.communicate(timeout=AFTER_SIGTERM)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.communicate()
+            return None, ""
+
+
+def _hang(argv, timeout, run_dir):
+    """A run that outlived its time, with what its report (written on SIGTERM) says it had done: a
+    slow run completed IOs, a stuck one none (the simulator then ends by the signal, no report)."""
+    seen = "nothing completed within the grace after SIGTERM (stuck, or one IO slower than that)"
+    try:
+        with open(os.path.join(run_dir, "report.json")) as f:
+            report = json.load(f)
+        dev = report["device"]
+        ios = sum(report[op]["total_ios"] for op in ("read", "write", "trim"))
+        seen = f"at SIGTERM {ios} IOs had completed in {dev['simulated_time_ns'] / 1e9:.6g} s simulated"
+        if "write_amplification" in dev:
+            seen += f", write amplification {dev['write_amplification']:.4g}"
+        seen += " (slow, not stuck)" if ios else ""
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return Outcome("hang", f"no exit within {timeout} s; {seen}", "timeout", argv=argv)
 
 
 def _exit_outcome(code, stderr, argv, timeout):
@@ -175,7 +209,7 @@ def run_once(spec, binary, work, timeout):
             expect = {"trace_bytes": os.path.getsize(os.path.join(ROOT, trace))}
         argv = render(spec, run_dir, binary)
         code, err = _exec(argv, timeout)
-        bad = _exit_outcome(code, err, argv, timeout)
+        bad = _hang(argv, timeout, run_dir) if code is None else _exit_outcome(code, err, argv, timeout)
         if bad:
             return bad, None, None
         try:

@@ -248,6 +248,26 @@ class ShrinkKeepsTheInvalidOption(unittest.TestCase):
         self.assertTrue(all("raid.stripe" in keys for keys in seen))
 
 
+class HangSaysHowFarItGot(unittest.TestCase):
+    """A run past the timeout gets SIGTERM and reports what it did: a slow run is told from a stuck
+    one in the failure's detail (same failure key, so one defect is still one failure)."""
+
+    def test_a_slow_run_reports_its_ios(self):
+        spec = RunSpec([(k[2:], v) for k, v in (o.split("=", 1) for o in DRIVE)]
+                       + [("workload.number_ios", "0"), ("workload.runtime", "100000s")])
+        with tempfile.TemporaryDirectory() as work:
+            out = runner.run_spec(spec, BINARY, work, 1.5)
+        self.assertEqual((out.kind, out.key), ("hang", "timeout"))
+        self.assertRegex(out.detail, r"no exit within 1.5 s; at SIGTERM [1-9]\d* IOs had completed in .* s simulated, "
+                                     r"write amplification .* \(slow, not stuck\)")
+
+    def test_a_stuck_run_says_nothing_completed(self):
+        with tempfile.TemporaryDirectory() as d:   # (no report: the simulator ended by the signal)
+            out = runner._hang(["ssdsim"], 30, d)
+        self.assertEqual((out.kind, out.key), ("hang", "timeout"))
+        self.assertIn("nothing completed within the grace after SIGTERM", out.detail)
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
         BINARY = os.path.abspath(sys.argv.pop(1))

@@ -54,6 +54,10 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   // for a read what each page held (filled by the drive when it tracks content).
   uint64_t data_tag = 0;
   std::vector<PageData> content;
+  // The drive accepted the command and did nothing with it: a TRIM on a
+  // drive without TRIM support (controller.trim=false) leaves the data
+  // mapped, so the host's record of what it wrote (check.content) keeps it.
+  bool ignored = false;
   // nand.suspend: the completion answered moved later by this much (a read
   // suspended a program the command waits for, after the drive replied);
   // the host waits it out once the answered time has come.

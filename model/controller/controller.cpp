@@ -231,6 +231,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case HostOp::Trim:
       if (!cfg_.trim) {  // no TRIM support: the data stays mapped
         ++trims_ignored_;
+        cmd.ignored = true;
         done = t;
         break;
       }

@@ -144,7 +144,7 @@ bool Host::serve(uint32_t stream, tlm::tlm_generic_payload& trans, HostCommand& 
   // at once, before any later command can be issued.
   if (shadow_ && trans.is_response_ok()) {
     if (req.op == HostOp::Write) shadow_->wrote(req.offset, req.bytes, cmd.data_tag);
-    else if (req.op == HostOp::Trim) shadow_->trimmed(req.offset, req.bytes);
+    else if (req.op == HostOp::Trim && !cmd.ignored) shadow_->trimmed(req.offset, req.bytes);
     else if (req.op == HostOp::Read) shadow_->check_read(req.offset, req.bytes, cmd.content);
   }
   sc_core::wait(delay);

@@ -58,6 +58,7 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     s.postponable = !kept_.empty() && cmd.postponable;
     s.parent = s.postponable ? &cmd : nullptr;
     s.postponed = sc_core::SC_ZERO_TIME;
+    s.ignored = false;
     tlm::tlm_generic_payload t;
     t.set_command(trans.get_command());
     t.set_address(s.offset);
@@ -68,6 +69,7 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     member[m]->b_transport(t, d);
     t.clear_extension(&s);
     ok = ok && t.is_response_ok();
+    cmd.ignored = cmd.ignored || s.ignored;  // (the members share one configuration: all or none)
     s.completes = sc_core::sc_time_stamp() + d;
     done = std::max(done, s.completes);
   }

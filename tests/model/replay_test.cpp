@@ -91,6 +91,27 @@ TEST(Replay, DriveWithoutTrimKeepsTrimmedDataMapped) {
   }
 }
 
+TEST(Replay, TheContentCheckKnowsAnIgnoredTrimLeftTheDataMapped) {
+  // The same TRIM and read with check.content: the host's record must drop
+  // the trimmed pages only if the drive did (a drive without TRIM support
+  // returns the data still written: it once failed as "expected unmapped"),
+  // behind a RAID-0 front-end too (the members' answer reaches the host).
+  const std::string log = tmp("trim_then_check.iolog");
+  std::ofstream(log) << "fio version 3 iolog\n0 /dev/x add\n0 /dev/x open\n1 /dev/x trim 0 1048576\n"
+                        "2 /dev/x read 0 4096\n3 /dev/x close\n";
+  for (const bool trim : {true, false})
+    for (const char* members : {"1", "2"}) {
+      const std::string rep = tmp(std::string("check_") + (trim ? "on_" : "off_") + members + ".json");
+      const auto r = run(kSmall + "--precondition=seq-fill --trace " + log + " --trace.iodepth=1 --controller.trim=" +
+                         (trim ? "true" : "false") + " --raid.members=" + members + " --check.content=on --report " +
+                         rep);
+      ASSERT_EQ(r.code, 0) << "trim " << trim << ", " << members << " member(s)\n" << r.out;
+      const auto j = read_json(rep);
+      EXPECT_EQ(j["device"]["content_check"]["pages_checked"].get<uint64_t>(), 1u);
+      EXPECT_EQ(j["device"]["trims_ignored"].get<uint64_t>(), trim ? 0u : std::stoull(members));
+    }
+}
+
 TEST(Replay, DiscardLargerThanTheDriveTrimsTheWholeDrive) {
   // fstrim of the captured 2 GiB device on a 0.5 GiB drive: every discard
   // still replays, wrapped; one larger than the drive trims all of it.

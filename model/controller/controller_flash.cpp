@@ -242,10 +242,12 @@ void Controller::plan_view(const std::vector<ftl::FlashOp>& ops, std::vector<Pla
       erased_blocks_.push_back(b.v);
       continue;
     }
+    const bool program = op.kind == ftl::FlashOp::Kind::Program;
+    if (program ? !on_program_ : !packed_.enabled()) continue;  // nobody asks about this op
     const bool erased_later = std::find(erased_blocks_.begin(), erased_blocks_.end(), b.v) != erased_blocks_.end();
-    if (op.kind == ftl::FlashOp::Kind::Program) {
-      if (on_program_) out[i].written = erased_later ? media_.last_programmed(op.ppn) : media_.read(op.ppn);
-    } else if (packed_.enabled()) {
+    if (program) {
+      out[i].written = erased_later ? media_.last_programmed(op.ppn) : media_.read(op.ppn);
+    } else {
       // The slot is still in the buffer while the flash page it ends in is
       // not programmed, i.e. while the slot completing that page is not.
       CompressedLayout::Span span[2];
@@ -269,9 +271,9 @@ sc_time Controller::packed_op(const ftl::FlashOp& op, const sc_time& at, bool on
       done = std::max(done, issue_flash(op, q, cfg_.nand.geometry.page_size, done, 1, op.gc));
     return done;  // n = 0: the slot waits in the controller's buffer
   }
+  if (!on_flash) return at;  // still in the controller's buffer: no flash access
   CompressedLayout::Span span[2];
   const uint32_t n = packed_.spans(slot, span);
-  if (!on_flash) return at;  // still in the controller's buffer: no flash access
   for (uint32_t k = 0; k < n; ++k) done = std::max(done, issue_flash(op, span[k].page, span[k].bytes, at, 1, op.gc));
   return done;
 }

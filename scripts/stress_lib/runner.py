@@ -134,11 +134,11 @@ def _hang(argv, timeout, run_dir):
     return Outcome("hang", f"no exit within {timeout} s; {seen}", "timeout", argv=argv)
 
 
-def _exit_outcome(code, stderr, argv, timeout):
-    """The outcome of an exit status that is not 0, or None for exit 0."""
+def _exit_outcome(code, stderr, argv, timeout, run_dir):
+    """The outcome of an exit status that is not 0 (None: no exit in time, see _hang), or None for exit 0."""
     lines = [ln for ln in stderr.splitlines() if ln.strip()]
     if code is None:
-        return Outcome("hang", f"no exit within {timeout} s", "timeout", argv=argv)
+        return _hang(argv, timeout, run_dir)
     if code < 0:
         try:
             name = signal.Signals(-code).name
@@ -190,7 +190,7 @@ def run_once(spec, binary, work, timeout):
         if spec.get("export-trace"):
             argv = render(spec, run_dir, binary)
             code, err = _exec(argv, timeout)
-            bad = _exit_outcome(code, err, argv, timeout)
+            bad = _exit_outcome(code, err, argv, timeout, run_dir)
             if bad:
                 return bad, None, None
             fmt = spec.get("export-trace.format", "disksim")
@@ -209,7 +209,7 @@ def run_once(spec, binary, work, timeout):
             expect = {"trace_bytes": os.path.getsize(os.path.join(ROOT, trace))}
         argv = render(spec, run_dir, binary)
         code, err = _exec(argv, timeout)
-        bad = _hang(argv, timeout, run_dir) if code is None else _exit_outcome(code, err, argv, timeout)
+        bad = _exit_outcome(code, err, argv, timeout, run_dir)
         if bad:
             return bad, None, None
         try:
@@ -240,7 +240,7 @@ def _from_saved_state(spec, run_dir, binary, timeout, report, log):
     os.rename(os.path.join(run_dir, "report.json"), os.path.join(run_dir, "saved-run.json"))
     argv = render(again, run_dir, binary)
     code, err = _exec(argv, timeout)
-    bad = _exit_outcome(code, err, argv, timeout)
+    bad = _exit_outcome(code, err, argv, timeout, run_dir)
     if bad:   # the state it saved must load into the drive it was saved from
         bad.kind, bad.detail = "load-state", f"{bad.kind}: {bad.detail}"
         return bad

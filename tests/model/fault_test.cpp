@@ -12,6 +12,7 @@
 #include "model/host/content_shadow.h"
 #include "model/ftl/page/page_ftl.h"
 #include "model/sim/random.h"
+#include "tests/model/args.h"
 #include "tests/model/sim_harness.h"
 
 namespace ssd {
@@ -46,19 +47,15 @@ const ftl::FtlRegistration failing("test-fail", "test: throws at the 500th write
                                      return std::make_unique<FailingFtl>(p, m);
                                    });
 
+using ssdtest::with;
+
 const std::vector<std::string> kDrive = {"--nand.channels=2",        "--nand.dies_per_channel=1",
                                          "--nand.blocks_per_plane=64", "--nand.pages_per_block=32",
                                          "--workload.number_ios=20000", "--workload.rw=randrw"};
 
-std::vector<std::string> with(std::vector<std::string> extra) {
-  std::vector<std::string> a = kDrive;
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
-
 TEST(ContentCheck, CatchesAReadServedFromTheWrongPage) {
   try {
-    ssdtest::simulate(with({"--ftl.name=test-misread", "--check.content=true"}));
+    ssdtest::simulate(with(kDrive, {"--ftl.name=test-misread", "--check.content=true"}));
     FAIL() << "the misreading FTL went unnoticed";
   } catch (const ContentMismatch& e) {
     // The message names the LPN, what was expected and what was found.
@@ -69,15 +66,15 @@ TEST(ContentCheck, CatchesAReadServedFromTheWrongPage) {
 
 TEST(ContentCheck, OffMeansNoCheck) {
   // The same fault without the check runs to the end: the check is what finds it.
-  const auto j = ssdtest::simulate(with({"--ftl.name=test-misread", "--check.content=false"}));
+  const auto j = ssdtest::simulate(with(kDrive, {"--ftl.name=test-misread", "--check.content=false"}));
   EXPECT_EQ(j["read"]["total_ios"].get<uint64_t>() + j["write"]["total_ios"].get<uint64_t>(), 20000u);
 }
 
 TEST(ContentCheck, PassesThroughGcCacheTrimAndPartialPages) {
   // A used drive at small spare (GC in every write), a write cache, and
   // unaligned 6 KiB IOs (read-modify-write and multi-page reads).
-  const auto j = ssdtest::simulate(with({"--check.content=true", "--precondition=used", "--ftl.op=0.1",
-                                         "--dram.write_cache=64k", "--workload.bs=6k"}));
+  const auto j = ssdtest::simulate(with(kDrive, {"--check.content=true", "--precondition=used", "--ftl.op=0.1",
+                                                 "--dram.write_cache=64k", "--workload.bs=6k"}));
   EXPECT_GT(j["device"]["gc_runs"].get<uint64_t>(), 100u);
   EXPECT_GT(j["device"]["dram"]["write_cache_read_hits"].get<uint64_t>(), 0u);
   EXPECT_GE(j["device"]["content_check"]["pages_checked"].get<uint64_t>(), j["read"]["total_ios"].get<uint64_t>() * 2);
@@ -99,7 +96,7 @@ TEST(ContentCheck, ShadowRejectsStaleVersionsAndTrimmedData) {
 TEST(TimedPhase, AFirmwareExceptionStopsTheRunWithItsMessage) {
   // D2: before, unwinding the NCQ slot freed its stack extension (abort).
   try {
-    ssdtest::simulate(with({"--ftl.name=test-fail", "--precondition=none", "--workload.rw=randwrite"}));
+    ssdtest::simulate(with(kDrive, {"--ftl.name=test-fail", "--precondition=none", "--workload.rw=randwrite"}));
     FAIL() << "no exception";
   } catch (const std::logic_error& e) {
     EXPECT_STREQ(e.what(), "injected firmware fault at write 500");

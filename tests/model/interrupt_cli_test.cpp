@@ -14,11 +14,13 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/model/args.h"
 #include "tests/model/cli_util.h"
 
 namespace {
 
 using ssdtest::tmp;
+using ssdtest::with;
 
 struct Interrupted {
   int status = -1;  // waitpid's
@@ -62,17 +64,12 @@ Interrupted run_until(const std::vector<std::string>& args, const std::string& m
 const std::vector<std::string> kDrive = {"--nand.channels=4", "--nand.dies_per_channel=2",
                                          "--nand.blocks_per_plane=64", "--nand.pages_per_block=64"};
 
-std::vector<std::string> with(std::vector<std::string> extra) {
-  std::vector<std::string> a = kDrive;
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
-
 TEST(InterruptCli, CtrlCInTheTimedPhaseWritesTheReportOfWhatRanAndExits130) {
   const std::string report = tmp("interrupted.json");
   // Unbounded but for a runtime no test waits for: only the signal ends it.
-  const Interrupted r = run_until(with({"--precondition=none", "--workload.rw=randrw", "--workload.number_ios=0",
-                                        "--workload.runtime=100000s", "--report", report}),
+  const Interrupted r = run_until(with(kDrive, {"--precondition=none", "--workload.rw=randrw",
+                                                "--workload.number_ios=0", "--workload.runtime=100000s", "--report",
+                                                report}),
                                   " s simulated, ", SIGINT);
   ASSERT_TRUE(r.signalled) << r.err;
   ASSERT_TRUE(WIFEXITED(r.status)) << "ended by a signal, not by itself\n" << r.err;

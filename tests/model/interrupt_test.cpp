@@ -14,25 +14,21 @@
 #include <fstream>
 
 #include "model/sim/interrupt.h"
+#include "tests/model/args.h"
 #include "tests/model/scratch.h"
 #include "tests/model/sim_harness.h"
 
 namespace {
 
 using ssdtest::parse;
+using ssdtest::with;
 
 const std::vector<std::string> kDrive = {"--nand.channels=2", "--nand.dies_per_channel=2", "--nand.blocks_per_plane=64",
                                          "--nand.pages_per_block=64", "--workload.rw=randread",
                                          "--workload.number_ios=1000"};
 
-std::vector<std::string> with(std::vector<std::string> extra) {
-  std::vector<std::string> a = kDrive;
-  a.insert(a.end(), extra.begin(), extra.end());
-  return a;
-}
-
 TEST(Interrupt, TheTimedPhaseStopsAtTheFirstCompletionAfterTheSignal) {
-  const ssd::Options opts = parse(with({"--precondition=none", "--workload.iodepth=1"}));
+  const ssd::Options opts = parse(with(kDrive, {"--precondition=none", "--workload.iodepth=1"}));
   ssd::Simulation sim(opts.config());
   ssd::catch_interrupts();
   ASSERT_EQ(ssd::interrupt_signal(), 0);
@@ -50,7 +46,7 @@ TEST(Interrupt, TheTimedPhaseStopsAtTheFirstCompletionAfterTheSignal) {
 }
 
 TEST(Interrupt, AtQueueDepthEightNoCommandIsIssuedAfterTheSignal) {
-  const ssd::Options opts = parse(with({"--precondition=none", "--workload.iodepth=8"}));
+  const ssd::Options opts = parse(with(kDrive, {"--precondition=none", "--workload.iodepth=8"}));
   ssd::Simulation sim(opts.config());
   ssd::catch_interrupts();
   std::raise(SIGTERM);
@@ -63,7 +59,7 @@ TEST(Interrupt, AtQueueDepthEightNoCommandIsIssuedAfterTheSignal) {
 }
 
 TEST(Interrupt, PreconditioningStopsWithNoReport) {
-  const ssd::Options opts = parse(with({"--precondition=seq-fill"}));
+  const ssd::Options opts = parse(with(kDrive, {"--precondition=seq-fill"}));
   ssd::Simulation sim(opts.config());
   ssd::catch_interrupts();
   std::raise(SIGTERM);
@@ -78,17 +74,13 @@ TEST(Interrupt, PreconditioningStopsWithNoReport) {
 }
 
 TEST(Interrupt, WithoutASignalTheRunIsUntouched) {
-  const ssd::Options opts = parse(with({"--precondition=none", "--workload.iodepth=4"}));
+  const ssd::Options opts = parse(with(kDrive, {"--precondition=none", "--workload.iodepth=4"}));
   ssd::Simulation sim(opts.config());
   ssd::catch_interrupts();
   sim.run();
   EXPECT_EQ(sim.host().completed(), 1000u);
   EXPECT_EQ(sim.report()["device"]["stop_reason"], "workload done");
 }
-
-}  // namespace
-
-namespace {
 
 // A child process that takes `sig` after catch_interrupts(grace) and then
 // sleeps `sleep_s`, with the run stopped first if `stopped`: how it ended
@@ -115,7 +107,7 @@ Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s, const std::
 }
 
 TEST(Interrupt, ARunThatDoesNotStopWithinTheGraceEndsByTheSignal) {
-  // ... and removes the report file it created empty (ReportFile in main.cpp).
+  // ... and removes the report file it created empty (OutputFile in main.cpp).
   const std::string report = ssdtest::scratch("unwritten.json");
   std::ofstream(report).flush();
   const Ended e = child(SIGINT, 1, false, 4, report);

@@ -7,8 +7,15 @@ ssdsim binary, the config files and the output directory at the same paths
 """
 import json
 import os
+import signal
 import subprocess
 import time
+
+# After --timeout a point gets SIGTERM, as a batch scheduler's time limit
+# sends: ssdsim stops at its next completed IO and writes its report for the
+# IOs done so far (stop_reason "interrupted"). It gets this long to do so
+# before SIGKILL (ssdsim itself gives up 5 s after a signal it cannot act on).
+TERM_GRACE_S = 15
 
 
 def run_point(cmd, directory, timeout=None):
@@ -25,18 +32,25 @@ def run_point(cmd, directory, timeout=None):
     with open(os.path.join(directory, "cmd.txt"), "w") as f:
         f.write(" ".join(_quote(a) for a in cmd) + "\n")
     start = time.monotonic()
+    report = os.path.join(directory, "report.json")
+    report_before = _mtime(report)  # (a run that writes no report leaves an earlier one as it was)
+    timed_out = None
     try:
         with open(os.path.join(directory, "stdout.txt"), "w") as out, \
                 open(os.path.join(directory, "stderr.txt"), "w") as err:
-            rc = subprocess.run(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                timeout=timeout).returncode
+            proc = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+            try:
+                rc = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = _stop(proc, lambda: _mtime(report) not in (None, report_before))
         with open(os.path.join(directory, "stderr.txt")) as err:
             lines = [ln.strip() for ln in err if ln.strip()]
         first = lines[0] if lines else ""
-    except subprocess.TimeoutExpired:
-        rc, first = -1, f"timed out after {timeout} s"
     except OSError as e:
         rc, first = -1, f"cannot run {cmd[0]}: {e.strerror}"
+    if timed_out is not None:
+        # A timed-out point failed (-1), whatever ssdsim's own exit status.
+        rc, first = -1, f"timed out after {timeout} s: {timed_out}"
     status = {"returncode": rc, "stderr_first_line": first, "elapsed_s": time.monotonic() - start,
               "host": os.uname().nodename}
     tmp = status_path + ".tmp"
@@ -44,6 +58,27 @@ def run_point(cmd, directory, timeout=None):
         json.dump(status, f)
     os.replace(tmp, status_path)
     return status
+
+
+def _stop(proc, wrote_report):
+    """SIGTERM, then SIGKILL after TERM_GRACE_S; says how the run ended."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=TERM_GRACE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return f"killed {TERM_GRACE_S} s after SIGTERM, no report"
+    if wrote_report():
+        return "stopped by SIGTERM; report.json covers the IOs completed by then"
+    return "stopped by SIGTERM before its timed phase, no report"
+
+
+def _mtime(path):
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
 
 
 def _quote(arg):

@@ -152,6 +152,36 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(df["write.total_ios"][0], 500)
         self.assertEqual(df["read.total_ios"][2], 500)
 
+    def test_timeout_stops_a_point_with_its_report(self):
+        # A point past --timeout gets SIGTERM: ssdsim writes the report of
+        # the IOs it completed, and the point still counts as failed.
+        path = self.write("slow.ini", """\
+            [sweep]
+            configs = tiny.ini
+            metrics = write.iops
+
+            [options]
+            precondition = none
+            workload.rw = randwrite
+            workload.number_ios = 2000000000
+
+            [points]
+            slow = workload.iodepth=4
+            """)
+        out = os.path.join(self.dir, "out-slow")
+        rc, stdout, stderr = self.sweep(path, "--out", out, "--timeout", "3", workers=("--workers", "1"))
+        self.assertEqual(rc, 1, stderr)
+        self.assertIn("ran=1 cached=0 failed=1", stdout)
+        self.assertIn("timed out after 3.0 s: stopped by SIGTERM; report.json covers", stderr)
+        (point,) = os.listdir(os.path.join(out, "points"))
+        with open(os.path.join(out, "points", point, "report.json")) as f:
+            report = json.load(f)
+        self.assertEqual(report["device"]["stop_reason"], "interrupted")
+        self.assertGreater(report["write"]["total_ios"], 0)
+        self.assertLess(report["write"]["total_ios"], 2000000000)
+        with open(os.path.join(out, "points", point, "status.json")) as f:
+            self.assertEqual(json.load(f)["returncode"], -1)
+
     def test_not_whole_blocks_per_plane_is_a_sweep_file_error(self):
         path = self.write("odd.ini", """\
             [sweep]

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "model/sim/interrupt.h"
+
 namespace ssd {
 
 namespace {
@@ -97,6 +99,9 @@ void save_drive_state(const SimConfig& cfg, SsdDrive& drive, ContentShadow* shad
   header(c, cfg, name, done);
   body(c, cfg, drive, shadow);
   if (!out.flush()) throw CheckpointError(cfg.save_state + ": write failed");
+  // Saved: a signal that ends the process from here on leaves it (main.cpp
+  // made it removable while it was empty or half-written).
+  remove_if_forced(kForcedState, "");
 }
 
 std::vector<StatePhaseResult> load_drive_state(const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow,

@@ -14,12 +14,13 @@ volatile std::sig_atomic_t received = 0;
 volatile std::sig_atomic_t running = 0;  // between catch_interrupts() and run_stopped()
 unsigned grace_s = 5;
 timespec first_at{};  // when the first signal came
-char forced_path[4096];  // remove_if_forced(): empty if none
+char forced_paths[kForcedFiles][4096];  // remove_if_forced(): empty if none
 
-// The signal ends the process the default way, first removing the file the
+// The signal ends the process the default way, first removing the files the
 // run created and has not written.
 void end_by(int sig) {
-  if (forced_path[0]) unlink(forced_path);
+  for (const char* path : forced_paths)
+    if (path[0]) unlink(path);
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -70,12 +71,13 @@ void catch_interrupts(unsigned grace_seconds) {
   running = 1;
 }
 
-void remove_if_forced(const std::string& path) {
-  forced_path[0] = '\0';  // (never a half-copied path: the first byte goes last)
-  if (path.empty() || path.size() >= sizeof forced_path) return;
-  std::memcpy(forced_path + 1, path.c_str() + 1, path.size());
+void remove_if_forced(ForcedFile slot, const std::string& path) {
+  char* const forced = forced_paths[slot];
+  forced[0] = '\0';  // (never a half-copied path: the first byte goes last)
+  if (path.empty() || path.size() >= sizeof forced_paths[slot]) return;
+  std::memcpy(forced + 1, path.c_str() + 1, path.size());
   std::atomic_signal_fence(std::memory_order_seq_cst);  // (the handler sees the copy before the first byte)
-  forced_path[0] = path[0];
+  forced[0] = path[0];
 }
 
 void run_stopped() {

@@ -22,10 +22,12 @@ namespace ssd {
 // Install the handlers (once per process: the simulator's main), with the
 // grace after the first signal in which the run must stop.
 void catch_interrupts(unsigned grace_seconds = 5);
-// A file the run created and has not written yet (the report, made empty
-// to check it can be written), to remove if a signal ends the process
-// before the run can; "" when there is none any more.
-void remove_if_forced(const std::string& path);
+// Files the run created and has not written yet (the report, a saved drive
+// state: made empty to check they can be written), to remove if a signal
+// ends the process before the run can. Each has its slot (0 to
+// kForcedFiles - 1); "" once the file is written (or gone).
+enum ForcedFile : unsigned { kForcedReport, kForcedState, kForcedFiles };
+void remove_if_forced(ForcedFile slot, const std::string& path);
 // The run has stopped (the simulation returned, or preconditioning gave up):
 // no grace runs from here, and a signal now only sets the flag (the report
 // is written, then the exit status says the run was interrupted).

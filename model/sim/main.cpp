@@ -34,18 +34,19 @@ namespace {
 // file behind and destroys no earlier one.
 class OutputFile {
  public:
-  // `on_signal`: also removed if a signal ends the process first (one file
-  // at most: the report).
-  OutputFile(std::string path, bool on_signal) : path_(std::move(path)), on_signal_(on_signal) {
+  // `slot`: the one of ssd::remove_if_forced() that holds this file until
+  // it is written, so a second Ctrl-C or the grace's end, which end the
+  // process at once, remove it too.
+  OutputFile(std::string path, ssd::ForcedFile slot) : path_(std::move(path)), slot_(slot) {
     if (path_.empty()) return;
     std::error_code ec;
     created_ = !std::filesystem::exists(path_, ec);
     writable_ = bool(std::ofstream(path_, std::ios::app));  // (append: nothing truncated yet)
-    if (created_ && writable_ && on_signal_) ssd::remove_if_forced(path_);  // (a second Ctrl-C, the grace)
+    if (created_ && writable_) ssd::remove_if_forced(slot_, path_);
   }
   ~OutputFile() {
     if (!created_ || !writable_) return;
-    if (on_signal_) ssd::remove_if_forced("");
+    ssd::remove_if_forced(slot_, "");
     std::error_code ec;
     if (std::filesystem::file_size(path_, ec) == 0 && !ec) std::filesystem::remove(path_, ec);
   }
@@ -55,14 +56,15 @@ class OutputFile {
   // Write `text` to it (nothing without a path); false if that failed.
   bool write(const std::string& text) {
     if (path_.empty()) return true;
-    if (on_signal_) ssd::remove_if_forced("");
+    ssd::remove_if_forced(slot_, "");
     std::ofstream f(path_, std::ios::trunc);
     return bool(f << text) && bool(f.flush());
   }
 
  private:
   std::string path_;
-  bool on_signal_, created_ = false, writable_ = false;
+  ssd::ForcedFile slot_;
+  bool created_ = false, writable_ = false;
 };
 }  // namespace
 
@@ -98,7 +100,7 @@ int sc_main(int argc, char* argv[]) {
     // Trace files: an unwritable path fails before the run (the recorder opens them while the drive is built).
     for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
-    const OutputFile state_file(cfg.save_state, false);  // (written after preconditioning)
+    const OutputFile state_file(cfg.save_state, ssd::kForcedState);  // (written after preconditioning, drive_checkpoint.cpp)
     if (!state_file.writable()) throw opts.error("save-state", cfg.save_state + ": cannot open for writing");
     // An FTL that cannot run this configuration, or a DRAM too small for its
     // mapping table, says which option is at fault.
@@ -116,7 +118,7 @@ int sc_main(int argc, char* argv[]) {
       return 0;
     }
     // Check the report path first: an unwritable one should fail before the run, not after.
-    OutputFile report_file(cfg.report, true);
+    OutputFile report_file(cfg.report, ssd::kForcedReport);
     if (!report_file.writable()) throw opts.error("report", cfg.report + ": cannot open for writing");
     // --output (fio's): what --output-format selects goes there instead of stdout.
     std::FILE* out = stdout;

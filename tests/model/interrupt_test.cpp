@@ -89,12 +89,15 @@ struct Ended {
   int status;
   double seconds;
 };
-Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s, const std::string& unwritten = "") {
+// `unwritten`: the files it registers with remove_if_forced(), in slot order
+// ("": none in that slot).
+Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s, const std::vector<std::string>& unwritten = {}) {
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = fork();
   if (pid == 0) {
     ssd::catch_interrupts(grace);
-    ssd::remove_if_forced(unwritten);
+    for (unsigned slot = 0; slot < unwritten.size(); ++slot)
+      ssd::remove_if_forced(ssd::ForcedFile(slot), unwritten[slot]);
     if (stopped) ssd::run_stopped();
     std::raise(sig);
     sleep(sleep_s);  // (a signal interrupts it: sleep on until the time is up)
@@ -107,22 +110,57 @@ Ended child(int sig, unsigned grace, bool stopped, unsigned sleep_s, const std::
 }
 
 TEST(Interrupt, ARunThatDoesNotStopWithinTheGraceEndsByTheSignal) {
-  // ... and removes the report file it created empty (OutputFile in main.cpp).
-  const std::string report = ssdtest::scratch("unwritten.json");
+  // ... and removes the report and state files it created empty (OutputFile
+  // in main.cpp), both.
+  const std::string report = ssdtest::scratch("unwritten.json"), state = ssdtest::scratch("unwritten.state");
   std::ofstream(report).flush();
-  const Ended e = child(SIGINT, 1, false, 4, report);
+  std::ofstream(state).flush();
+  ASSERT_EQ(ssd::kForcedReport, 0u);
+  ASSERT_EQ(ssd::kForcedState, 1u);
+  const Ended e = child(SIGINT, 1, false, 4, {report, state});
   ASSERT_TRUE(WIFSIGNALED(e.status)) << "exited " << WEXITSTATUS(e.status);
   EXPECT_EQ(WTERMSIG(e.status), SIGINT);
   EXPECT_GE(e.seconds, 0.9);
   EXPECT_LT(e.seconds, 3.5);
   EXPECT_FALSE(std::filesystem::exists(report));
+  EXPECT_FALSE(std::filesystem::exists(state));
+}
+
+TEST(Interrupt, ADriveStateSavedBeforeAForcedEndStays) {
+  // As main.cpp: both files made empty and registered. Preconditioning
+  // saves the state (drive_checkpoint.cpp clears its slot); then two
+  // signals a second apart end the process at once: the report, never
+  // written, goes; the saved state stays.
+  const std::string report = ssdtest::scratch("late.json"), state = ssdtest::scratch("saved.state");
+  std::ofstream(report).flush();
+  std::ofstream(state).flush();
+  const pid_t pid = fork();
+  if (pid == 0) {
+    ssd::catch_interrupts(60);
+    ssd::remove_if_forced(ssd::kForcedReport, report);
+    ssd::remove_if_forced(ssd::kForcedState, state);
+    const ssd::Options opts = parse(with(kDrive, {"--precondition=seq-fill", "--save-state", state}));
+    ssd::Simulation sim(opts.config());
+    sim.run();
+    std::raise(SIGINT);
+    sleep(2);  // (more than the second in which a repeat counts as the same signal)
+    std::raise(SIGINT);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exited " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  EXPECT_FALSE(std::filesystem::exists(report));
+  ASSERT_TRUE(std::filesystem::exists(state));
+  EXPECT_GT(std::filesystem::file_size(state), 0u);
 }
 
 TEST(Interrupt, OnceTheRunStoppedNoGraceRuns) {
   // Writing the report after the run may take as long as it takes.
   const std::string report = ssdtest::scratch("being_written.json");
   std::ofstream(report).flush();
-  const Ended e = child(SIGTERM, 1, true, 3, report);
+  const Ended e = child(SIGTERM, 1, true, 3, {report});
   ASSERT_TRUE(WIFEXITED(e.status)) << "killed by signal " << WTERMSIG(e.status);
   EXPECT_EQ(WEXITSTATUS(e.status), 0);
   EXPECT_TRUE(std::filesystem::exists(report));

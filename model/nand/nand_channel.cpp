@@ -13,6 +13,8 @@ using ssdtlm::FlashOpKind;
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
     : sc_module(name), socket("socket"), cfg_(cfg), transfer_time_(cfg.channel_rate), dies_(cfg.geometry.dies_per_channel),
       register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
+      no_fit_(cfg.geometry.dies_per_channel), no_fit_next_(cfg.geometry.dies_per_channel, 0),
+      has_no_fit_(cfg.geometry.dies_per_channel, 0),
       booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
   socket.register_b_transport(this, &NandChannel::b_transport);
 }
@@ -53,7 +55,14 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // reservations below need not search again.)
   ssdtlm::Timeline::Position at_die, on_bus;
   sc_time end;
-  const sc_time start = place(die, bus_, now + delay, before, xfer, after, end, at_die, on_bus);
+  // Known misfits of this shape are looked up only on a die that has some,
+  // and learnt from a search that skipped some or took many tries (most
+  // searches take one or two: not worth the bookkeeping).
+  const sc_time earliest = now + delay;
+  NoFit* known = has_no_fit_[cmd->die] ? find_no_fit(cmd->die, before, xfer, after) : nullptr;
+  uint32_t tries = 0;
+  const sc_time start = place(die, bus_, earliest, before, xfer, after, end, at_die, on_bus, known, &tries);
+  if (known || tries > kNoFitTries) learn_no_fit(known ? *known : new_no_fit(cmd->die, before, xfer, after), earliest, start);
   if (cfg_.suspend) {
     cmd->resumed.clear();
     std::vector<Booking>& booked = booked_[cmd->die];
@@ -88,10 +97,17 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
 
 sc_time NandChannel::place(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, sc_time earliest,
                            const sc_time& before, const sc_time& xfer, const sc_time& after, sc_time& end,
-                           ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus) {
-  for (bool resumed = false;; resumed = true) {
-    const sc_time start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
-                                  : die.find(earliest, before + xfer + after, at_die);
+                           ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus,
+                           const NoFit* known, uint32_t* tries) {
+  sc_time start;
+  for (uint32_t tried = 1;; ++tried) {
+    bool resumed = tried > 1;
+    if (known && earliest >= known->from && earliest < known->to) {
+      earliest = known->to;
+      resumed = false;  // (the positions are of the try before the skip)
+    }
+    start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
+                    : die.find(earliest, before + xfer + after, at_die);
     end = (xfer == sc_core::SC_ZERO_TIME ? start + before
            : resumed                     ? bus.fill_end_resuming(start + before, xfer, on_bus)
                                          : bus.fill_end(start + before, xfer, on_bus)) +
@@ -103,9 +119,37 @@ sc_time NandChannel::place(const ssdtlm::Timeline& die, const ssdtlm::Timeline& 
     // gap of a die booked far ahead, each with a walk of the bus: hours for a
     // bus-bound drive whose GC books seconds ahead.)
     const sc_time conflict = die.last_conflict_end(start, end, at_die);
-    if (conflict == start) return start;
+    if (conflict == start) {
+      if (tries) *tries = tried;
+      return start;
+    }
     earliest = conflict;
   }
+}
+
+void NandChannel::learn_no_fit(NoFit& known, const sc_time& asked, const sc_time& start) {
+  // Every start in [asked, start) failed: one range with the known ones if they meet.
+  if (start == asked) return;
+  if (asked <= known.to && known.from <= start)
+    known.from = std::min(known.from, asked), known.to = std::max(known.to, start);
+  else
+    known.from = asked, known.to = start;
+}
+
+NandChannel::NoFit* NandChannel::find_no_fit(uint32_t die, const sc_time& before, const sc_time& xfer,
+                                             const sc_time& after) {
+  for (NoFit& f : no_fit_[die])
+    if (f.before == before && f.xfer == xfer && f.after == after) return &f;
+  return nullptr;
+}
+
+NandChannel::NoFit& NandChannel::new_no_fit(uint32_t die, const sc_time& before, const sc_time& xfer,
+                                            const sc_time& after) {
+  has_no_fit_[die] = 1;
+  NoFit& f = no_fit_[die][no_fit_next_[die]];
+  no_fit_next_[die] = uint8_t((no_fit_next_[die] + 1) % kNoFitShapes);
+  f = NoFit{before, xfer, after, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
+  return f;
 }
 
 sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array,

@@ -222,11 +222,10 @@ void Controller::resumed(uint32_t die, const std::vector<std::pair<sc_time, sc_t
     a.end = to;
   }
   if (!cache_.enabled()) return;
-  for (const auto& [from, to] : moves)
-    cache_.postpone(from, to, [&](uint32_t lpn) {
-      const Ppn p = ftl_->lookup(Lpn(lpn));
-      return p.valid() && fgeo_.die_of(p).v == die;
-    });
+  cache_.postpone(moves, [&](uint32_t lpn) {
+    const Ppn p = ftl_->lookup(Lpn(lpn));
+    return p.valid() && fgeo_.die_of(p).v == die;
+  });
 }
 
 void Controller::plan_view(const std::vector<ftl::FlashOp>& ops, std::vector<Planned>& out) {

@@ -39,9 +39,11 @@ class WriteCache {
   };
   // The newest copy of `lpn` if it is still in DRAM at `now`, else null.
   const Entry* holds(uint32_t lpn, const sc_time& now) const;
-  // nand.suspend: the destage programs that were to end at `from`, of the
-  // pages `on_die` picks, end at `to`: their slots are held that much longer.
-  void postpone(const sc_time& from, const sc_time& to, const std::function<bool(uint32_t)>& on_die);
+  // nand.suspend: for each (from, to) of `moves` (distinct `from`s, latest
+  // first, each `to` later than its `from`), the destage programs that were
+  // to end at `from`, of the pages `on_die` picks, end at `to`: their slots
+  // are held that much longer.
+  void postpone(const std::vector<std::pair<sc_time, sc_time>>& moves, const std::function<bool(uint32_t)>& on_die);
   // When everything written so far is on flash (FLUSH CACHE waits for it).
   const sc_time& drained_at() const { return drained_; }
   uint64_t hits() const { return hits_; }
@@ -57,6 +59,9 @@ class WriteCache {
   // directly (a read storm under nand.suspend moves thousands of bookings,
   // each a postpone).
   std::multiset<Slot> slots_;
+  // postpone()'s scratch: the moving slots, taken out of slots_ and put
+  // back with their new time (no allocation per slot or per call).
+  std::vector<std::pair<std::multiset<Slot>::node_type, sc_time>> moving_;
   std::unordered_map<uint32_t, Entry> resident_;  // lpn -> its newest copy
   uint64_t held_ = 0;  // admitted, not yet inserted
   sc_time drained_;

@@ -62,7 +62,8 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   NoFit* known = has_no_fit_[cmd->die] ? find_no_fit(cmd->die, before, xfer, after) : nullptr;
   uint32_t tries = 0;
   const sc_time start = place(die, bus_, earliest, before, xfer, after, end, at_die, on_bus, known, &tries);
-  if (known || tries > kNoFitTries) learn_no_fit(known ? *known : new_no_fit(cmd->die, before, xfer, after), earliest, start);
+  if (known || tries > kNoFitTries)
+    learn_no_fit(known ? *known : new_no_fit(cmd->die, before, xfer, after), earliest, start);
   if (cfg_.suspend) {
     cmd->resumed.clear();
     std::vector<Booking>& booked = booked_[cmd->die];

@@ -84,7 +84,7 @@ class NandChannel : public sc_core::sc_module {
   // takes), so a start that did not fit never will, and the next search for
   // the same shape skips them. Without it a die whose reads queue behind a
   // saturated bus had every gap of its backlog tried again for every read:
-  // quadratic (a bus-bound 0.3 GiB drive at 2 % spare: 32 s for 551 host IOs).
+  // quadratic (a bus-bound 0.3 GiB drive at 0.7 % spare: 32 s for 551 host IOs).
   struct NoFit {
     sc_time before, xfer, after;
     sc_time from, to;  // empty: from == to

@@ -2,6 +2,9 @@
 // the write cache.
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "model/host/latency_stats.h"
 #include "model/sim/units.h"
 #include "model/controller/write_cache.h"
@@ -98,6 +101,34 @@ TEST(WriteCache, FullCacheWaitsForTheEarliestDestage) {
   EXPECT_TRUE(c.holds(1, sc_time(600, SC_US)));
   EXPECT_FALSE(c.holds(2, sc_time(600, SC_US)));
   EXPECT_EQ(c.drained_at(), sc_time(1400, SC_US));
+}
+
+// nand.suspend moves a die's bookings later: the slots of the pages whose
+// destage ended at a move's `from` are held until its `to`, and only the
+// pages on that die. A few moves are searched one by one, many in one walk
+// over the slots: the same answers, computed here from the moves.
+TEST(WriteCache, PostponeHoldsTheSlotsOfTheMovedProgramsOnly) {
+  for (const size_t n_moves : {3u, 30u}) {  // 3 * 16 < 200 slots: a search each; 30: the walk
+    ssd::WriteCache c(1000);
+    const auto release = [](uint32_t lpn) { return sc_time(10.0 * (lpn / 2 + 1), SC_US); };  // two pages a program
+    for (uint32_t lpn = 0; lpn < 200; ++lpn) c.insert(lpn, release(lpn));
+    std::vector<std::pair<sc_time, sc_time>> moves;  // every third program's end, latest first
+    for (size_t k = n_moves; k-- > 0;)
+      moves.emplace_back(sc_time(10.0 * (3 * k + 1), SC_US), sc_time(10.0 * (3 * k + 1) + 5, SC_US));
+    const auto on_die = [](uint32_t lpn) { return lpn % 4 < 2; };  // the programs of even index
+    c.postpone(moves, on_die);
+    size_t moved = 0;
+    for (uint32_t lpn = 0; lpn < 200; ++lpn) {
+      const uint32_t program = lpn / 2;  // released at 10 us * (program + 1)
+      const bool is_moved = on_die(lpn) && program % 3 == 0 && program / 3 < n_moves;
+      const sc_time until = release(lpn) + sc_time(is_moved ? 5.0 : 0.0, SC_US);
+      moved += is_moved;
+      EXPECT_TRUE(c.holds(lpn, until - sc_time::from_value(1))) << n_moves << " moves, lpn " << lpn;
+      EXPECT_FALSE(c.holds(lpn, until)) << n_moves << " moves, lpn " << lpn;
+    }
+    EXPECT_GT(moved, 0u);
+    EXPECT_EQ(c.drained_at(), release(199));
+  }
 }
 
 }  // namespace

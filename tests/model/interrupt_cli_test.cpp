@@ -105,9 +105,9 @@ TEST(InterruptCli, ARunThatFailsLeavesNoEmptyReportBehind) {
   // A trace whose second record is malformed: the run stops there, exit 2.
   const std::string trace = tmp("bad.disksim"), report = tmp("never.json");
   std::ofstream(trace) << "0.0 0 0 8 0\nnot a record\n";
-  const ssdtest::Result r = ssdtest::run(
-      "--nand.channels=4 --nand.dies_per_channel=2 --nand.blocks_per_plane=64 --nand.pages_per_block=64 --trace " +
-      trace + " --trace.format=disksim --report " + report);
+  std::string drive;
+  for (const std::string& a : kDrive) drive += a + " ";
+  const ssdtest::Result r = ssdtest::run(drive + "--trace " + trace + " --trace.format=disksim --report " + report);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_FALSE(std::filesystem::exists(report)) << r.out;
 }

@@ -13,8 +13,7 @@ using ssdtlm::FlashOpKind;
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
     : sc_module(name), socket("socket"), cfg_(cfg), transfer_time_(cfg.channel_rate), dies_(cfg.geometry.dies_per_channel),
       register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
-      no_fit_(cfg.geometry.dies_per_channel), no_fit_next_(cfg.geometry.dies_per_channel, 0),
-      has_no_fit_(cfg.geometry.dies_per_channel, 0),
+      no_fit_(cfg.geometry.dies_per_channel),
       booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0) {
   socket.register_b_transport(this, &NandChannel::b_transport);
 }
@@ -55,15 +54,7 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // reservations below need not search again.)
   ssdtlm::Timeline::Position at_die, on_bus;
   sc_time end;
-  // Known misfits of this shape are looked up only on a die that has some,
-  // and learnt from a search that skipped some or took many tries (most
-  // searches take one or two: not worth the bookkeeping).
-  const sc_time earliest = now + delay;
-  NoFit* known = has_no_fit_[cmd->die] ? find_no_fit(cmd->die, before, xfer, after) : nullptr;
-  uint32_t tries = 0;
-  const sc_time start = place(die, bus_, earliest, before, xfer, after, end, at_die, on_bus, known, &tries);
-  if (known || tries > kNoFitTries)
-    learn_no_fit(known ? *known : new_no_fit(cmd->die, before, xfer, after), earliest, start);
+  const sc_time start = place(die, bus_, now + delay, before, xfer, after, end, at_die, on_bus, &no_fit_[cmd->die]);
   if (cfg_.suspend) {
     cmd->resumed.clear();
     std::vector<Booking>& booked = booked_[cmd->die];
@@ -96,36 +87,59 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
+namespace {
+// One try of NandChannel::place(): the die's first free gap from `earliest`
+// long enough for the whole operation, the span the operation would take
+// there (its transfer in the bus's free pieces), and the end of the last
+// booking of the die inside that span (`start` if none: it fits).
+inline sc_time try_at(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, const sc_time& earliest,
+                      const sc_time& before, const sc_time& xfer, const sc_time& after, bool resumed,
+                      sc_time& start, sc_time& end, ssdtlm::Timeline::Position& at_die,
+                      ssdtlm::Timeline::Position& on_bus) {
+  start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
+                  : die.find(earliest, before + xfer + after, at_die);
+  end = (xfer == sc_core::SC_ZERO_TIME ? start + before
+         : resumed                     ? bus.fill_end_resuming(start + before, xfer, on_bus)
+                                       : bus.fill_end(start + before, xfer, on_bus)) +
+        after;
+  return die.last_conflict_end(start, end, at_die);
+}
+}  // namespace
+
 sc_time NandChannel::place(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, sc_time earliest,
                            const sc_time& before, const sc_time& xfer, const sc_time& after, sc_time& end,
-                           ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus,
-                           const NoFit* known, uint32_t* tries) {
+                           ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus, NoFitBook* book) {
   sc_time start;
-  for (uint32_t tried = 1;; ++tried) {
-    bool resumed = tried > 1;
+  const sc_time conflict = try_at(die, bus, earliest, before, xfer, after, false, start, end, at_die, on_bus);
+  if (conflict == start) return start;
+  return place_after(die, bus, earliest, conflict, before, xfer, after, end, at_die, on_bus, book);
+}
+
+sc_time NandChannel::place_after(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, const sc_time& asked,
+                                 sc_time earliest, const sc_time& before, const sc_time& xfer, const sc_time& after,
+                                 sc_time& end, ssdtlm::Timeline::Position& at_die,
+                                 ssdtlm::Timeline::Position& on_bus, NoFitBook* book) {
+  // The die is booked inside the span: start after the last such booking.
+  // No start before its end can do: a later start never ends earlier (the
+  // transfer is placed no earlier on the bus), so its span would still
+  // overlap that booking. (Restarting after the first conflict tried every
+  // gap of a die booked far ahead, each with a walk of the bus: hours for a
+  // bus-bound drive whose GC books seconds ahead.) `earliest`: that end.
+  NoFit* known = book ? book->find(before, xfer, after) : nullptr;
+  sc_time start;
+  uint32_t tries = 2;  // (this one and place()'s)
+  for (bool resumed = true;; resumed = true, ++tries) {
     if (known && earliest >= known->from && earliest < known->to) {
       earliest = known->to;
       resumed = false;  // (the positions are of the try before the skip)
     }
-    start = resumed ? die.find_resuming(earliest, before + xfer + after, at_die)
-                    : die.find(earliest, before + xfer + after, at_die);
-    end = (xfer == sc_core::SC_ZERO_TIME ? start + before
-           : resumed                     ? bus.fill_end_resuming(start + before, xfer, on_bus)
-                                         : bus.fill_end(start + before, xfer, on_bus)) +
-          after;
-    // The die is booked inside our span: start after the last such booking.
-    // No start before its end can do: a later start never ends earlier (the
-    // transfer is placed no earlier on the bus), so its span would still
-    // overlap that booking. (Restarting after the first conflict tried every
-    // gap of a die booked far ahead, each with a walk of the bus: hours for a
-    // bus-bound drive whose GC books seconds ahead.)
-    const sc_time conflict = die.last_conflict_end(start, end, at_die);
-    if (conflict == start) {
-      if (tries) *tries = tried;
-      return start;
-    }
+    const sc_time conflict = try_at(die, bus, earliest, before, xfer, after, resumed, start, end, at_die, on_bus);
+    if (conflict == start) break;
     earliest = conflict;
   }
+  if (book && (known || tries > book->learn_after))
+    learn_no_fit(known ? *known : book->add(before, xfer, after), asked, start);
+  return start;
 }
 
 void NandChannel::learn_no_fit(NoFit& known, const sc_time& asked, const sc_time& start) {
@@ -137,18 +151,16 @@ void NandChannel::learn_no_fit(NoFit& known, const sc_time& asked, const sc_time
     known.from = asked, known.to = start;
 }
 
-NandChannel::NoFit* NandChannel::find_no_fit(uint32_t die, const sc_time& before, const sc_time& xfer,
-                                             const sc_time& after) {
-  for (NoFit& f : no_fit_[die])
-    if (f.before == before && f.xfer == xfer && f.after == after) return &f;
+NandChannel::NoFit* NandChannel::NoFitBook::find(const sc_time& before, const sc_time& xfer, const sc_time& after) {
+  for (size_t i = 0; i < used; ++i)
+    if (shapes[i].before == before && shapes[i].xfer == xfer && shapes[i].after == after) return &shapes[i];
   return nullptr;
 }
 
-NandChannel::NoFit& NandChannel::new_no_fit(uint32_t die, const sc_time& before, const sc_time& xfer,
-                                            const sc_time& after) {
-  has_no_fit_[die] = 1;
-  NoFit& f = no_fit_[die][no_fit_next_[die]];
-  no_fit_next_[die] = uint8_t((no_fit_next_[die] + 1) % kNoFitShapes);
+NandChannel::NoFit& NandChannel::NoFitBook::add(const sc_time& before, const sc_time& xfer, const sc_time& after) {
+  NoFit& f = shapes[next];
+  next = uint8_t((next + 1) % kShapes);
+  if (used < kShapes) ++used;
   f = NoFit{before, xfer, after, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
   return f;
 }

@@ -89,19 +89,31 @@ class NandChannel : public sc_core::sc_module {
     sc_time before, xfer, after;
     sc_time from, to;  // empty: from == to
   };
+  // A die's NoFits: of the last few shapes whose search took more than
+  // learn_after tries there (reads of different page types, programs,
+  // erases), replaced in turn. (Most searches take one or two tries: not
+  // worth the bookkeeping.)
+  struct NoFitBook {
+    static constexpr size_t kShapes = 4;
+    uint32_t learn_after = 4;
+    std::array<NoFit, kShapes> shapes{};
+    uint8_t used = 0, next = 0;
+    NoFit* find(const sc_time& before, const sc_time& xfer, const sc_time& after);
+    NoFit& add(const sc_time& before, const sc_time& xfer, const sc_time& after);
+  };
 
   // Where an uncached operation goes: the first start from `earliest` at
   // which `die` is free for its whole span (array `before`, then `xfer` in
   // the free pieces of `bus`, then array `after`); returns the start and
   // sets `end`. `at_die` and `on_bus`: the positions of the start and of
-  // the transfer's first piece, for the reservations that follow.
-  // `known` (of this die and shape, or null): starts skipped. `tries`
-  // (if not null): set to the number of starts tried.
+  // the transfer's first piece, for the reservations that follow. `book`
+  // (the die's, or null): a search past its first try skips the starts it
+  // lists for the shape, and adds what it found.
   static sc_time place(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus, sc_time earliest,
                        const sc_time& before, const sc_time& xfer, const sc_time& after, sc_time& end,
                        ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus,
-                       const NoFit* known = nullptr, uint32_t* tries = nullptr);
-  // After place() from `asked` found `start`: every start in [asked, start)
+                       NoFitBook* book = nullptr);
+  // After a search from `asked` found `start`: every start in [asked, start)
   // is known not to fit.
   static void learn_no_fit(NoFit& known, const sc_time& asked, const sc_time& start);
 
@@ -120,16 +132,13 @@ class NandChannel : public sc_core::sc_module {
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
   std::vector<sc_time> register_free_;  // per die, cache modes only: when the cache register is free
-  // Per die, the NoFit of the last few shapes whose search took more than
-  // kNoFitTries tries there (reads of different page types, programs,
-  // erases), replaced in turn; has_no_fit_: the die has any.
-  static constexpr size_t kNoFitShapes = 4;
-  static constexpr uint32_t kNoFitTries = 4;
-  std::vector<std::array<NoFit, kNoFitShapes>> no_fit_;
-  std::vector<uint8_t> no_fit_next_;
-  std::vector<uint8_t> has_no_fit_;
-  NoFit* find_no_fit(uint32_t die, const sc_time& before, const sc_time& xfer, const sc_time& after);
-  NoFit& new_no_fit(uint32_t die, const sc_time& before, const sc_time& xfer, const sc_time& after);
+  std::vector<NoFitBook> no_fit_;  // per die
+  // place() past its first try (out of line: most searches end there).
+  [[gnu::noinline]] static sc_time place_after(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus,
+                                               const sc_time& asked, sc_time earliest, const sc_time& before,
+                                               const sc_time& xfer, const sc_time& after, sc_time& end,
+                                               ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus,
+                                               NoFitBook* book);
   // nand.suspend: per die, its operations not yet ended, by start. read_end:
   // the end of the last read that suspended it (the die is the read's until then).
   struct Booking {

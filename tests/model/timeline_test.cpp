@@ -287,9 +287,11 @@ TEST(Timeline, ResumedPlacementAnswersAsRetryingAfterEachConflict) {
 // NandChannel::NoFit: the channel remembers, per die and operation shape,
 // the starts a search found not to fit, and the next search of that shape
 // skips them. As the calendars only gain reservations, the answers must be
-// the ones of a search without it: three dies on one bus, booked as the
-// channel books them, operations of three shapes at times that drift
-// forward with jitter (the same range of starts is searched again and again).
+// the ones of a search without it. Three dies booked far ahead with short
+// bookings and a bus busy but for small gaps (as the test above: a span
+// runs into many bookings), then operations of three shapes placed and
+// booked as the channel books them, at times that drift forward with jitter
+// (the same range of starts is searched again and again).
 TEST(Timeline, PlacementSkippingKnownMisfitsAnswersAsWithout) {
   uint64_t skips = 0;  // searches whose start was inside a known misfit range
   for (uint32_t seed = 1; seed <= 3; ++seed) {
@@ -298,35 +300,44 @@ TEST(Timeline, PlacementSkippingKnownMisfitsAnswersAsWithout) {
       ssdtlm::Timeline bus;
       std::vector<ssdtlm::Timeline> dies = std::vector<ssdtlm::Timeline>(3);
     } plain, skipping;
-    const sc_time shapes[3][3] = {{ps(20), ps(25), ps(0)}, {ps(0), ps(25), ps(8)}, {ps(0), ps(0), ps(150)}};
-    std::vector<std::vector<ssd::NandChannel::NoFit>> no_fit(3);
-    for (auto& per_die : no_fit)
-      for (const auto& sh : shapes) per_die.push_back({sh[0], sh[1], sh[2], ps(0), ps(0)});
+    uint64_t die_end[3] = {0, 0, 0}, bus_end = 0;
+    for (int k = 0; k < 6000; ++k) {
+      for (size_t d = 0; d < 3; ++d) {
+        die_end[d] += 8 + rng() % 30;
+        const sc_time b = ps(1 + rng() % 4);
+        plain.dies[d].book(ps(die_end[d]), b), skipping.dies[d].book(ps(die_end[d]), b);
+        die_end[d] += b.value();
+      }
+      bus_end += rng() % 3;
+      const sc_time b = ps(1 + rng() % 30);
+      plain.bus.book(ps(bus_end), b), skipping.bus.book(ps(bus_end), b);
+      bus_end += b.value();
+    }
+    const sc_time shapes[3][3] = {{ps(3), ps(4), ps(0)}, {ps(0), ps(4), ps(2)}, {ps(0), ps(0), ps(9)}};
+    std::vector<ssd::NandChannel::NoFitBook> books(3);
     uint64_t now = 0;
-    for (int step = 0; step < 20000; ++step) {
-      now += rng() % 4;
-      const sc_time at = ps(now + rng() % 200);
+    for (int step = 0; step < 4000; ++step) {
+      now += rng() % 40;
+      const sc_time at = ps(now + rng() % 400);
       const size_t d = rng() % 3, k = rng() % 10 < 7 ? 0 : rng() % 3;  // mostly reads, as GC's copies
       const sc_time &before = shapes[k][0], &xfer = shapes[k][1], &after = shapes[k][2];
-      ssd::NandChannel::NoFit& memo = no_fit[d][k];
-      skips += at >= memo.from && at < memo.to;
+      if (const ssd::NandChannel::NoFit* known = books[d].find(before, xfer, after))
+        skips += at >= known->from && at < known->to;
       ssdtlm::Timeline::Position at_die, on_bus, at_die2, on_bus2;
       sc_time end, end2;
       const sc_time start =
           ssd::NandChannel::place(plain.dies[d], plain.bus, at, before, xfer, after, end, at_die, on_bus);
       const sc_time start2 = ssd::NandChannel::place(skipping.dies[d], skipping.bus, at, before, xfer, after, end2,
-                                                     at_die2, on_bus2, &memo);
-      ssd::NandChannel::learn_no_fit(memo, at, start2);
+                                                     at_die2, on_bus2, &books[d]);
       ASSERT_EQ(start2, start) << "seed " << seed << " step " << step;
       ASSERT_EQ(end2, end) << "seed " << seed << " step " << step;
-      // Booked as the channel books an uncached operation.
       for (auto [ch, pd, pb] : {std::tuple{&plain, &at_die, &on_bus}, std::tuple{&skipping, &at_die2, &on_bus2}}) {
         ch->dies[d].reserve(start, end - start, *pd);
         if (xfer != sc_core::SC_ZERO_TIME) ch->bus.fill(start + before, xfer, *pb);
       }
     }
   }
-  EXPECT_GT(skips, 10000u);
+  EXPECT_GT(skips, 1000u) << skips;
 }
 
 }  // namespace

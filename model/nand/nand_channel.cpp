@@ -138,17 +138,17 @@ sc_time NandChannel::place_after(const ssdtlm::Timeline& die, const ssdtlm::Time
     earliest = conflict;
   }
   if (book && (known || tries > book->learn_after))
-    learn_no_fit(known ? *known : book->add(before, xfer, after), asked, start);
+    (known ? *known : book->add(before, xfer, after)).learn(asked, start);
   return start;
 }
 
-void NandChannel::learn_no_fit(NoFit& known, const sc_time& asked, const sc_time& start) {
-  // Every start in [asked, start) failed: one range with the known ones if they meet.
+void NandChannel::NoFit::learn(const sc_time& asked, const sc_time& start) {
+  // One range with the known ones if they meet, else the new one.
   if (start == asked) return;
-  if (asked <= known.to && known.from <= start)
-    known.from = std::min(known.from, asked), known.to = std::max(known.to, start);
+  if (asked <= to && from <= start)
+    from = std::min(from, asked), to = std::max(to, start);
   else
-    known.from = asked, known.to = start;
+    from = asked, to = start;
 }
 
 NandChannel::NoFit* NandChannel::NoFitBook::find(const sc_time& before, const sc_time& xfer, const sc_time& after) {

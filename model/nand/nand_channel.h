@@ -88,6 +88,8 @@ class NandChannel : public sc_core::sc_module {
   struct NoFit {
     sc_time before, xfer, after;
     sc_time from, to;  // empty: from == to
+    // A search from `asked` found `start`: every start in [asked, start) failed.
+    void learn(const sc_time& asked, const sc_time& start);
   };
   // A die's NoFits: of the last few shapes whose search took more than
   // learn_after tries there (reads of different page types, programs,
@@ -113,9 +115,6 @@ class NandChannel : public sc_core::sc_module {
                        const sc_time& before, const sc_time& xfer, const sc_time& after, sc_time& end,
                        ssdtlm::Timeline::Position& at_die, ssdtlm::Timeline::Position& on_bus,
                        NoFitBook* book = nullptr);
-  // After a search from `asked` found `start`: every start in [asked, start)
-  // is known not to fit.
-  static void learn_no_fit(NoFit& known, const sc_time& asked, const sc_time& start);
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);

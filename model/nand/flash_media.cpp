@@ -17,6 +17,14 @@ void FlashMedia::program(BlockId b, uint32_t page, PageContent c) {
   if (!content_.empty()) content_[uint64_t(b.v) * geometry_.pages_per_block + page] = c;
 }
 
+void FlashMedia::program_untracked(BlockId b, uint32_t n) {
+  if (!content_.empty()) throw FlashRuleViolation("untracked program of block " + std::to_string(b.v) + " while content is tracked");
+  if (n > geometry_.pages_per_block - write_ptr_[b.v])
+    throw FlashRuleViolation("program of " + std::to_string(n) + " pages in block " + std::to_string(b.v) +
+                             " past its last page (next erased page is " + std::to_string(write_ptr_[b.v]) + ")");
+  write_ptr_[b.v] += n;
+}
+
 PageContent FlashMedia::read(BlockId b, uint32_t page) const {
   if (page >= write_ptr_[b.v])
     throw FlashRuleViolation("read of erased page " + std::to_string(page) + " of block " + std::to_string(b.v));

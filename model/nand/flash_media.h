@@ -30,6 +30,11 @@ class FlashMedia {
 
   // Program page `page` of block `b`: it must be the block's next erased page.
   void program(BlockId b, uint32_t page, PageContent c);
+  // Program the next `n` pages of block `b` at once, holding no tracked
+  // content: a functional copy of many pages (a block FTL's merge while
+  // preconditioning) in one step. Only while content tracking is off.
+  void program_untracked(BlockId b, uint32_t n);
+  bool tracks_content() const { return !content_.empty(); }
   // Read a programmed page.
   PageContent read(BlockId b, uint32_t page) const;
   PageContent read(Ppn p) const { return read(geometry_.block_of(p), geometry_.page_in_block(p)); }

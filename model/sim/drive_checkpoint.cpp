@@ -12,7 +12,9 @@ namespace ssd {
 namespace {
 
 constexpr char kMagic[] = "ssdsim drive state";
-constexpr uint32_t kFormat = 2;  // 2: dftl's translation-page cursor
+// 2: dftl's translation-page cursor; 3: not the block FTL's per-flush
+// scratch (its last op per die, set afresh by every flush)
+constexpr uint32_t kFormat = 3;
 
 // The walk shared by save and load, after the header.
 void body(Checkpoint& c, const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow) {

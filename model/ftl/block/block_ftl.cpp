@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -295,12 +296,17 @@ void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) 
   const uint32_t top = highest_valid(lb, 0);
   const uint32_t last = top == kNone ? pages.back().offset : std::max(top, pages.back().offset);
   const uint32_t target = allocate(group_of(lb), e);
-  size_t next = 0;  // the buffered pages, in offset order
-  for (uint32_t off = 0; off <= last; ++off) {
-    const Buffered* host = next < pages.size() && pages[next].offset == off ? &pages[next++] : nullptr;
-    fill(lb, target, off, host, e);
-  }
   const uint64_t first = uint64_t(lb) * lpb_;
+  if (!e.work.record_ops && !media_.tracks_content() &&
+      !std::memchr(&state_[first], int(PageState::Trimmed), last + 1)) {
+    merge_counted(lb, pages, target, last + 1, e);
+  } else {
+    size_t next = 0;  // the buffered pages, in offset order
+    for (uint32_t off = 0; off <= last; ++off) {
+      const Buffered* host = next < pages.size() && pages[next].offset == off ? &pages[next++] : nullptr;
+      fill(lb, target, off, host, e);
+    }
+  }
   for (uint32_t off = last + 1; off < lpb_; ++off)  // stale pages above the new copy's end
     if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
   for (uint32_t set : {l.cur, l.old})
@@ -341,6 +347,26 @@ void BlockFtl::maybe_finish_rewrite(uint32_t lb, Emitter& e) {
   if (rewriting_ == lb) rewriting_ = kNone;
 }
 
+void BlockFtl::merge_counted(uint32_t lb, const std::vector<Buffered>& pages, uint32_t target, uint32_t written,
+                             Emitter& e) {
+  Logical& l = lb_[lb];
+  const uint64_t first = uint64_t(lb) * lpb_;
+  uint32_t fresh = 0;  // host pages not valid before
+  for (const Buffered& b : pages) {
+    PageState& s = state_[first + b.offset];
+    if (s != PageState::Valid) ++fresh, s = PageState::Valid;
+  }
+  // Every valid page lies below `written`; those the host did not rewrite are copied.
+  const uint32_t copies = l.valid - (uint32_t(pages.size()) - fresh);
+  l.valid += fresh;
+  for (uint32_t j = 0; j < stripe_; ++j)
+    media_.program_untracked(geo_.block(DieId(group_of(lb) * stripe_ + j), target), below(written, j));
+  stats_.flash_pages_written += written;
+  stats_.gc_pages_moved += copies;
+  x_.rmw_pages_copied += copies;
+  x_.filler_pages += written - copies - uint32_t(pages.size());
+  e.work.cpu_cycles += uint64_t(copies) * params_.cycles.gc_page;
+}
 void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffered* host, Emitter& e) {
   const uint64_t lpn = uint64_t(lb) * lpb_ + offset;
   PageState& s = state_[lpn];
@@ -521,7 +547,6 @@ bool BlockFtl::checkpoint(Checkpoint& c) {
   c.table(lb_, "logical blocks");
   c.table(state_, "logical pages");
   c.table(dirty_, "block sets");
-  c.table(last_op_, "dies");
   c.expect<uint64_t>(free_.size(), "die groups");
   for (auto& f : free_) c.list<uint32_t>(f, geo_.blocks_per_die(), "a die group's free block sets");
   c.value(dirty_count_);

@@ -131,6 +131,10 @@ class BlockFtl : public Ftl {
   void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
   void rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
   void rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e);
+  // rmw's pages 0..written-1 into `target` counted rather than walked (the
+  // same state and statistics as fill() page by page, at a cost of the host
+  // pages): functional runs (no ops), no tracked content, no trimmed page.
+  void merge_counted(uint32_t lb, const std::vector<Buffered>& pages, uint32_t target, uint32_t written, Emitter& e);
   // Program page `offset` of `target` for `lb`: the host page `host` if
   // given, else a copy of its valid page, else filler (in-order rule).
   void fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffered* host, Emitter& e);

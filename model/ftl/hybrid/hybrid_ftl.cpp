@@ -272,9 +272,8 @@ void HybridFtl::merge_in_place(uint32_t slot, FtlWork& work) {
   uint32_t last = g.used;
   for (uint32_t off = g.used; off < n; ++off)
     if (l2p_[first + off] != kNone) last = off + 1;
-  bool barrier = !work.ops.empty();
   const uint64_t copied = merges_.copied, padded = merges_.padded;
-  for (uint32_t off = g.used; off < last; ++off) copy_into(first + off, g.block, off, barrier, work);
+  copy_range(first, g.used, last, g.block, work);
   for (uint32_t off = last; off < n; ++off)
     if (trimmed_[first + off]) ++merges_.trimmed_skipped, trimmed_[first + off] = false;
   ++(merges_.copied == copied && merges_.padded == padded ? merges_.switches : merges_.partials);
@@ -300,8 +299,7 @@ void HybridFtl::full_merge(uint32_t lb, FtlWork& work) {
     d.free_blocks.pop_front();
     role_[block] = Role::Data;
   }
-  bool barrier = !work.ops.empty();
-  for (uint32_t off = 0; off < last; ++off) copy_into(first + off, block, off, barrier, work);
+  copy_range(first, 0, last, block, work);
   for (uint32_t off = last; off < n; ++off)
     if (trimmed_[first + off]) ++merges_.trimmed_skipped, trimmed_[first + off] = false;
   ++merges_.fulls;
@@ -312,6 +310,47 @@ void HybridFtl::full_merge(uint32_t lb, FtlWork& work) {
   if (old != kNone) erase_block(old, work);
 }
 
+void HybridFtl::copy_range(uint32_t first, uint32_t from, uint32_t to, uint32_t block, FtlWork& work) {
+  if (from >= to) return;  // (a full merge of a logical block left with no page: no block)
+  bool barrier = !work.ops.empty();
+  if (work.record_ops || media_.tracks_content()) {
+    for (uint32_t off = from; off < to; ++off) copy_into(first + off, block, off, barrier, work);
+    return;
+  }
+  // Functional, no content: copy_into's state changes without the flash
+  // reads, programs and ops, and the block's pages programmed in one step.
+  // Most pages come from the logical block's data block: its valid count
+  // is taken down once, not with a division per page.
+  const uint32_t data = data_[first / ppb_];
+  const uint64_t data_first = data == kNone ? UINT64_MAX - ppb_ : uint64_t(data) * ppb_;  // none: never matches
+  uint32_t copied = 0, from_data = 0;
+  for (uint32_t off = from; off < to; ++off) {
+    const uint32_t lpn = first + off, src = l2p_[lpn], dst = block * ppb_ + off;
+    if (src == kNone) {
+      if (trimmed_[lpn]) ++merges_.trimmed_skipped, trimmed_[lpn] = false;
+      ++merges_.padded;
+      continue;
+    }
+    if (uint64_t(src) - data_first < ppb_)
+      ++from_data;
+    else
+      --valid_[src / ppb_];
+    p2l_[src] = kNone;
+    l2p_[lpn] = dst;
+    p2l_[dst] = lpn;
+    ++copied;
+  }
+  if (from_data) valid_[data] = uint16_t(valid_[data] - from_data);
+  valid_[block] = uint16_t(valid_[block] + copied);
+  merges_.copied += copied;
+  stats_.gc_pages_moved += copied;
+  stats_.flash_pages_written += to - from;
+  work.cpu_cycles += uint64_t(to - from) * params_.cycles.gc_page;
+  // Member k of the block set holds the block's pages k, k + stripe, ...
+  const auto on_member = [&](uint32_t n, uint32_t k) { return n > k ? (n - 1 - k) / stripe_ + 1 : 0; };
+  for (uint32_t k = 0; k < stripe_; ++k)
+    media_.program_untracked(phys_block(block, k), on_member(to, k) - on_member(from, k));
+}
 void HybridFtl::copy_into(uint32_t lpn, uint32_t block, uint32_t page, bool& barrier, FtlWork& work) {
   const uint32_t dst = block * ppb_ + page, src = l2p_[lpn];
   work.cpu_cycles += params_.cycles.gc_page;

@@ -129,6 +129,10 @@ class HybridFtl : public Ftl {
   // Copy the latest version of every valid page of logical block L into a
   // fresh block (its new data block) and erase the old data block.
   void full_merge(uint32_t lb, FtlWork& work);
+  // copy_into for the pages `from` .. `to`-1 of the logical block starting
+  // at LPN `first`, into the same pages of `block`; in functional runs (no
+  // ops) without tracked content, the same state changes in one pass.
+  void copy_range(uint32_t first, uint32_t from, uint32_t to, uint32_t block, FtlWork& work);
   // Copy the latest version of `lpn` (or a pad when it has none) to the next
   // page of `block`; `first` makes it wait for all earlier ops of the work.
   void copy_into(uint32_t lpn, uint32_t block, uint32_t page, bool& first, FtlWork& work);

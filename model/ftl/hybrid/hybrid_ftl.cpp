@@ -269,9 +269,8 @@ void HybridFtl::merge_in_place(uint32_t slot, FtlWork& work) {
   const uint32_t lb = g.owner, first = lb * ppb_, n = lb_pages(lb);
   // Copy the logical block's latest pages behind the log's prefix, up to its
   // last valid page; trimmed ones (past it too) are skipped.
-  uint32_t last = g.used;
-  for (uint32_t off = g.used; off < n; ++off)
-    if (l2p_[first + off] != kNone) last = off + 1;
+  uint32_t last = std::max(n, g.used);
+  while (last > g.used && l2p_[first + last - 1] == kNone) --last;
   const uint64_t copied = merges_.copied, padded = merges_.padded;
   copy_range(first, g.used, last, g.block, work);
   for (uint32_t off = last; off < n; ++off)
@@ -288,9 +287,8 @@ void HybridFtl::merge_in_place(uint32_t slot, FtlWork& work) {
 
 void HybridFtl::full_merge(uint32_t lb, FtlWork& work) {
   const uint32_t first = lb * ppb_, n = lb_pages(lb), die = die_of_lb(lb);
-  uint32_t last = 0;
-  for (uint32_t off = 0; off < n; ++off)
-    if (l2p_[first + off] != kNone) last = off + 1;
+  uint32_t last = n;  // past the highest page with data
+  while (last > 0 && l2p_[first + last - 1] == kNone) --last;
   uint32_t block = kNone;
   if (last > 0) {  // else every page is trimmed: no new data block
     Die& d = dies_[die];

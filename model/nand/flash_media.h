@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/ftl/big_table.h"
 #include "model/ftl/checkpoint.h"
 #include "model/nand/geometry.h"
 
@@ -35,6 +36,11 @@ class FlashMedia {
   // preconditioning) in one step. Only while content tracking is off.
   void program_untracked(BlockId b, uint32_t n);
   bool tracks_content() const { return !content_.empty(); }
+  // A hint: block `b` will be programmed or erased soon (no effect on state).
+  void prefetch(BlockId b) const {
+    __builtin_prefetch(&write_ptr_[b.v]);
+    __builtin_prefetch(&erase_count_[b.v]);
+  }
   // Read a programmed page.
   PageContent read(BlockId b, uint32_t page) const;
   PageContent read(Ppn p) const { return read(geometry_.block_of(p), geometry_.page_in_block(p)); }
@@ -57,8 +63,9 @@ class FlashMedia {
 
  private:
   FlashGeometry geometry_;
-  std::vector<uint32_t> write_ptr_;     // next programmable page per block
-  std::vector<uint32_t> erase_count_;
+  // (Per block, looked up at random: huge pages, big_table.h.)
+  ftl::BigTable<uint32_t> write_ptr_;   // next programmable page per block
+  ftl::BigTable<uint32_t> erase_count_;
   std::vector<uint32_t> erased_fill_;   // per block, its fill when last erased (empty unless kept)
   std::vector<PageContent> content_;    // empty unless tracking content
 };

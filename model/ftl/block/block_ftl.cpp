@@ -95,6 +95,23 @@ BlockFtl::BlockFtl(const FtlParams& p, FlashMedia& media)
   flush_pages_.reserve(buffer_pages_);
 }
 
+void BlockFtl::prefetch(Lpn lpn, int stage) const {
+  const uint32_t lb = lpn.v / lpb_;
+  if (lb >= logical_blocks_) return;
+  if (stage == 0) {
+    __builtin_prefetch(&lb_[lb]);
+    const uint64_t first = uint64_t(lb) * lpb_;
+    // The merge reads the page's state and, for the block's highest valid
+    // page, the top one's; with trimmed pages about, every page's.
+    __builtin_prefetch(&state_[lpn.v]);
+    __builtin_prefetch(&state_[first + lpb_ - 1]);
+    for (uint32_t i = 0; trimmed_ && i < lpb_; i += 64) __builtin_prefetch(&state_[first + i]);
+    return;
+  }
+  if (lb_[lb].cur == kNone) return;
+  for (uint32_t j = 0; j < stripe_; ++j) media_.prefetch(geo_.block(DieId(group_of(lb) * stripe_ + j), lb_[lb].cur));
+}
+
 void BlockFtl::start_ops() {
   last_op_.assign(geo_.dies(), -1);
   unit_base_.assign(geo_.dies(), -1);
@@ -192,6 +209,7 @@ void BlockFtl::trim(Lpn lpn, FtlWork& work) {
   if (state_[lpn.v] != PageState::Valid) return;
   work.map_writes += 1;
   state_[lpn.v] = PageState::Trimmed;
+  ++trimmed_;
   ++stats_.trimmed_pages;
   Logical& l = lb_[lb];
   if (--l.valid > 0) return;
@@ -207,7 +225,9 @@ void BlockFtl::trim(Lpn lpn, FtlWork& work) {
     }
   l = Logical{};
   if (rewriting_ == lb) rewriting_ = kNone;
-  std::fill(state_.begin() + uint64_t(lb) * lpb_, state_.begin() + uint64_t(lb + 1) * lpb_, PageState::Empty);
+  const auto lb_first = state_.begin() + uint64_t(lb) * lpb_;
+  trimmed_ -= uint64_t(std::count(lb_first, lb_first + lpb_, PageState::Trimmed));
+  std::fill(lb_first, lb_first + lpb_, PageState::Empty);
   work.map_writes += 1;  // the block map entry
 }
 
@@ -298,7 +318,7 @@ void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) 
   const uint32_t target = allocate(group_of(lb), e);
   const uint64_t first = uint64_t(lb) * lpb_;
   if (!e.work.record_ops && !media_.tracks_content() &&
-      !std::memchr(&state_[first], int(PageState::Trimmed), last + 1)) {
+      (trimmed_ == 0 || !std::memchr(&state_[first], int(PageState::Trimmed), last + 1))) {
     merge_counted(lb, pages, target, last + 1, e);
   } else {
     size_t next = 0;  // the buffered pages, in offset order
@@ -307,8 +327,8 @@ void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) 
       fill(lb, target, off, host, e);
     }
   }
-  for (uint32_t off = last + 1; off < lpb_; ++off)  // stale pages above the new copy's end
-    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
+  for (uint32_t off = last + 1; trimmed_ && off < lpb_; ++off)  // stale pages above the new copy's end
+    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, --trimmed_, ++x_.trimmed_pages_skipped;
   for (uint32_t set : {l.cur, l.old})
     if (set != kNone) {
       erase(group_of(lb), set, e);
@@ -338,8 +358,8 @@ void BlockFtl::maybe_finish_rewrite(uint32_t lb, Emitter& e) {
   Logical& l = lb_[lb];
   if (l.old == kNone || highest_valid(lb, l.wp) != kNone) return;
   const uint64_t first = uint64_t(lb) * lpb_;
-  for (uint32_t off = l.wp; off < lpb_; ++off)
-    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, ++x_.trimmed_pages_skipped;
+  for (uint32_t off = l.wp; trimmed_ && off < lpb_; ++off)
+    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, --trimmed_, ++x_.trimmed_pages_skipped;
   erase(group_of(lb), l.old, e);
   free_[group_of(lb)].push_back(l.old);
   ++stats_.gc_runs;
@@ -373,6 +393,7 @@ void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffere
   Logical& l = lb_[lb];
   if (host) {
     if (s != PageState::Valid) ++l.valid;
+    if (s == PageState::Trimmed) --trimmed_;
     s = PageState::Valid;
     program(lb, target, offset, {uint32_t(lpn), host->version}, false, unit_after(lb, offset), e);
     return;
@@ -389,7 +410,7 @@ void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffere
     ++stats_.gc_pages_moved;
     return;
   }
-  if (s == PageState::Trimmed) ++x_.trimmed_pages_skipped;  // stale: not read, not copied
+  if (s == PageState::Trimmed) ++x_.trimmed_pages_skipped, --trimmed_;  // stale: not read, not copied
   s = PageState::Empty;
   program(lb, target, offset, {}, true, unit_after(lb, offset), e);  // filler: NAND programs a block's pages in order
   ++x_.filler_pages;
@@ -428,6 +449,10 @@ uint32_t BlockFtl::allocate(uint32_t group, Emitter& e) {
   if (pool.empty()) throw std::logic_error("block FTL: die group " + std::to_string(group) + " has no free block");
   const uint32_t set = pool.front();
   pool.pop_front();
+  if (!pool.empty()) {  // the group's next allocation: its flags and counters, fetched ahead
+    __builtin_prefetch(&dirty_[uint64_t(group) * geo_.blocks_per_die() + pool.front()]);
+    for (uint32_t j = 0; j < stripe_; ++j) media_.prefetch(geo_.block(DieId(group * stripe_ + j), pool.front()));
+  }
   uint8_t& dirty = dirty_[uint64_t(group) * geo_.blocks_per_die() + set];
   if (dirty) {  // freed by TRIM and not erased in idle time: erase it now, before its programs
     dirty = 0;
@@ -525,6 +550,7 @@ void BlockFtl::check_consistency() const {
           fail("free block set " + std::to_string(set) + " of die group " + std::to_string(g) + " not erased");
     }
   if (dirty != dirty_count_) fail("dirty block count");
+  if (uint64_t(std::count(state_.begin(), state_.end(), PageState::Trimmed)) != trimmed_) fail("trimmed page count");
   for (uint64_t i = 0; i < owned.size(); ++i)
     if (!owned[i]) fail("block set " + std::to_string(i % bpd) + " of die group " + std::to_string(i / bpd) + " lost");
   if (buffer_.size() >= buffer_pages_ || held_.size() > buffer_blocks_ || buffer_.empty() != held_.empty())
@@ -557,6 +583,7 @@ bool BlockFtl::checkpoint(Checkpoint& c) {
   c.value(stats_);
   c.value(x_);
   if (c.loading()) {
+    trimmed_ = uint64_t(std::count(state_.begin(), state_.end(), PageState::Trimmed));
     for (uint32_t lb : held_)
       if (lb >= logical_blocks_) c.fail("buffered logical block beyond the drive");
     for (const Buffered& b : buffer_)

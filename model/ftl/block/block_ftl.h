@@ -51,6 +51,7 @@
 #include <deque>
 #include <vector>
 
+#include "model/ftl/big_table.h"
 #include "model/ftl/ftl.h"
 
 namespace ssd::ftl {
@@ -70,6 +71,10 @@ class BlockFtl : public Ftl {
   void trim(Lpn lpn, FtlWork& work) override;
   // Where the LPN's data lives on flash (a newer copy may sit in the buffer).
   Ppn lookup(Lpn lpn) const override;
+  // Preconditioning's random writes: stage 0 fetches the logical block's
+  // map entry and page states (a merge reads them), stage 1 its flash
+  // blocks' counters (the merge erases them).
+  void prefetch(Lpn lpn, int stage) const override;
   const FtlStats& stats() const override { return stats_; }
   uint64_t map_bytes() const override { return table_bytes(params_); }
   void check_consistency() const override;
@@ -158,14 +163,18 @@ class BlockFtl : public Ftl {
   uint32_t logical_blocks_;
   uint32_t buffer_pages_;
   uint32_t buffer_blocks_;  // logical blocks the buffer may hold at once
-  std::vector<Logical> lb_;
-  std::vector<PageState> state_;     // per LPN: where its flash data stands
+  // (Looked up at random by random writes: huge pages, big_table.h.)
+  BigTable<Logical> lb_;
+  BigTable<PageState> state_;        // per LPN: where its flash data stands
   std::vector<std::deque<uint32_t>> free_;  // per die group: free block sets (block index in each die)
   std::vector<uint8_t> dirty_;       // per group x set: free but not yet erased (freed by TRIM)
   std::vector<int32_t> last_op_;     // per die: the last op of the flush being built (-1: none)
   std::vector<int32_t> unit_base_;   // per die: the last op before its current unit (multi-plane)
   std::vector<uint64_t> unit_at_;    // per die: its current unit (a block's physical page), UINT64_MAX: none
   uint32_t dirty_count_ = 0;
+  // Pages in state Trimmed: while there are none (always, in a drive that
+  // never saw a TRIM), merges need not look for them.
+  uint64_t trimmed_ = 0;
   std::vector<Buffered> buffer_;
   std::vector<uint32_t> held_;       // the logical blocks in the buffer, in the order they came
   std::vector<Buffered> flush_pages_;  // flush(): one held block's pages (reused: no allocation per flush)

@@ -36,10 +36,11 @@ class FlashMedia {
   // preconditioning) in one step. Only while content tracking is off.
   void program_untracked(BlockId b, uint32_t n);
   bool tracks_content() const { return !content_.empty(); }
-  // A hint: block `b` will be programmed or erased soon (no effect on state).
-  void prefetch(BlockId b) const {
+  // A hint: block `b` will be programmed (or, with `erasing`, erased) soon;
+  // no effect on state.
+  void prefetch(BlockId b, bool erasing) const {
     __builtin_prefetch(&write_ptr_[b.v]);
-    __builtin_prefetch(&erase_count_[b.v]);
+    if (erasing) __builtin_prefetch(&erase_count_[b.v]);
   }
   // Read a programmed page.
   PageContent read(BlockId b, uint32_t page) const;

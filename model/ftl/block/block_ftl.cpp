@@ -101,15 +101,13 @@ void BlockFtl::prefetch(Lpn lpn, int stage) const {
   if (stage == 0) {
     __builtin_prefetch(&lb_[lb]);
     const uint64_t first = uint64_t(lb) * lpb_;
-    // The merge reads the page's state and, for the block's highest valid
-    // page, the top one's; with trimmed pages about, every page's.
+    // The merge reads the page's state; with trimmed pages about, every page's.
     __builtin_prefetch(&state_[lpn.v]);
-    __builtin_prefetch(&state_[first + lpb_ - 1]);
     for (uint32_t i = 0; trimmed_ && i < lpb_; i += 64) __builtin_prefetch(&state_[first + i]);
     return;
   }
   if (lb_[lb].cur == kNone) return;
-  for (uint32_t j = 0; j < stripe_; ++j) media_.prefetch(geo_.block(DieId(group_of(lb) * stripe_ + j), lb_[lb].cur));
+  for (uint32_t j = 0; j < stripe_; ++j) media_.prefetch(geo_.block(DieId(group_of(lb) * stripe_ + j), lb_[lb].cur), true);
 }
 
 void BlockFtl::start_ops() {
@@ -313,7 +311,10 @@ void BlockFtl::rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e
 
 void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) {
   Logical& l = lb_[lb];
-  const uint32_t top = highest_valid(lb, 0);
+  // A copy with every page below its write pointer valid (a filled block)
+  // needs no scan for its highest one.
+  const bool whole = l.old == kNone && l.valid == l.wp;
+  const uint32_t top = whole ? (l.wp ? l.wp - 1 : kNone) : highest_valid(lb, 0);
   const uint32_t last = top == kNone ? pages.back().offset : std::max(top, pages.back().offset);
   const uint32_t target = allocate(group_of(lb), e);
   const uint64_t first = uint64_t(lb) * lpb_;
@@ -451,7 +452,7 @@ uint32_t BlockFtl::allocate(uint32_t group, Emitter& e) {
   pool.pop_front();
   if (!pool.empty()) {  // the group's next allocation: its flags and counters, fetched ahead
     __builtin_prefetch(&dirty_[uint64_t(group) * geo_.blocks_per_die() + pool.front()]);
-    for (uint32_t j = 0; j < stripe_; ++j) media_.prefetch(geo_.block(DieId(group * stripe_ + j), pool.front()));
+    for (uint32_t j = 0; j < stripe_; ++j) media_.prefetch(geo_.block(DieId(group * stripe_ + j), pool.front()), false);
   }
   uint8_t& dirty = dirty_[uint64_t(group) * geo_.blocks_per_die() + set];
   if (dirty) {  // freed by TRIM and not erased in idle time: erase it now, before its programs

@@ -1,8 +1,7 @@
 #include "model/ftl/dftl/dftl_ftl.h"
 
-#include <cstring>
-
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 

@@ -269,8 +269,7 @@ void HybridFtl::merge_in_place(uint32_t slot, FtlWork& work) {
   const uint32_t lb = g.owner, first = lb * ppb_, n = lb_pages(lb);
   // Copy the logical block's latest pages behind the log's prefix, up to its
   // last valid page; trimmed ones (past it too) are skipped.
-  uint32_t last = std::max(n, g.used);
-  while (last > g.used && l2p_[first + last - 1] == kNone) --last;
+  const uint32_t last = data_end(first, g.used, n);
   const uint64_t copied = merges_.copied, padded = merges_.padded;
   copy_range(first, g.used, last, g.block, work);
   for (uint32_t off = last; off < n; ++off)
@@ -287,8 +286,7 @@ void HybridFtl::merge_in_place(uint32_t slot, FtlWork& work) {
 
 void HybridFtl::full_merge(uint32_t lb, FtlWork& work) {
   const uint32_t first = lb * ppb_, n = lb_pages(lb), die = die_of_lb(lb);
-  uint32_t last = n;  // past the highest page with data
-  while (last > 0 && l2p_[first + last - 1] == kNone) --last;
+  const uint32_t last = data_end(first, 0, n);
   uint32_t block = kNone;
   if (last > 0) {  // else every page is trimmed: no new data block
     Die& d = dies_[die];
@@ -308,6 +306,12 @@ void HybridFtl::full_merge(uint32_t lb, FtlWork& work) {
   if (old != kNone) erase_block(old, work);
 }
 
+uint32_t HybridFtl::data_end(uint32_t first, uint32_t from, uint32_t n) const {
+  // From the top down: the last page nearly always has data.
+  uint32_t end = std::max(n, from);
+  while (end > from && l2p_[first + end - 1] == kNone) --end;
+  return end;
+}
 void HybridFtl::copy_range(uint32_t first, uint32_t from, uint32_t to, uint32_t block, FtlWork& work) {
   if (from >= to) return;  // (a full merge of a logical block left with no page: no block)
   bool barrier = !work.ops.empty();

@@ -129,6 +129,9 @@ class HybridFtl : public Ftl {
   // Copy the latest version of every valid page of logical block L into a
   // fresh block (its new data block) and erase the old data block.
   void full_merge(uint32_t lb, FtlWork& work);
+  // One past the highest of pages `from` .. `n`-1 of the logical block
+  // starting at LPN `first` that has data (`from` if none has; never below it).
+  uint32_t data_end(uint32_t first, uint32_t from, uint32_t n) const;
   // copy_into for the pages `from` .. `to`-1 of the logical block starting
   // at LPN `first`, into the same pages of `block`; in functional runs (no
   // ops) without tracked content, the same state changes in one pass.

@@ -1,6 +1,8 @@
 // Controller: drive states before the timed phase (model/controller/
 // drive_state.h), applied functionally: the FTL does its work, the flash
 // media changes, no time passes (except what an idle phase estimates).
+#include <sched.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -13,6 +15,12 @@ namespace ssd {
 namespace {
 // The random phases' generators: the first is today's `used` one, bit for bit.
 uint64_t phase_seed(uint64_t seed, uint32_t k) { return seed ^ 0x5553454455534544ull ^ (k * 0x9E3779B97F4A7C15ull); }
+// The cores this process may run on (its affinity mask: taskset, a cgroup's cpuset).
+unsigned available_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+  return unsigned(std::max(1, CPU_COUNT(&set)));
+}
 }  // namespace
 
 std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, uint64_t seed, ContentShadow* shadow,
@@ -47,6 +55,17 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
     work_.clear();
     ftl_->write(Lpn(uint32_t(lpn)), tag(lpn), work_);
   };
+  // Pages written in bulk (no shadow to tell): Ftl::write_pages, which may
+  // use several threads, a chunk at a time so that progress and an
+  // interruption are seen.
+  constexpr uint64_t kBulk = 1u << 20;
+  const unsigned threads = cfg_.state_threads ? cfg_.state_threads : available_cores();
+  const auto write_pages = [&](const std::vector<uint32_t>& lpns) {
+    if (progress) progress(done, total);
+    work_.clear();
+    ftl_->write_pages(lpns, version_ + 1, threads, work_);
+    version_ += lpns.size(), done += lpns.size();
+  };
   // One command of `n` pages from `first`, as the FTL would see it from the host.
   uint64_t next_write = UINT64_MAX;
   const auto command = [&](uint64_t first, uint64_t n) {
@@ -65,7 +84,16 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
       case StatePhase::Kind::Fill: {
         const uint64_t per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
         const uint64_t upto = p.multiple > 0 || p.bytes > 0 ? std::min(pages, amount(p)) : pages;
-        if (per == 1) {  // page by page (today's seq-fill)
+        if (per == 1 && !shadow) {  // page by page (today's seq-fill), in bulk
+          std::vector<uint32_t> lpns;
+          for (uint64_t l = 0; l < upto;) {
+            const uint64_t k = std::min<uint64_t>(upto - l, kBulk);
+            lpns.resize(k);
+            for (uint64_t i = 0; i < k; ++i) lpns[i] = uint32_t(l + i);
+            write_pages(lpns);
+            l += k;
+          }
+        } else if (per == 1) {
           for (uint64_t l = 0; l < upto; ++l) write(l);
         } else {
           for (uint64_t l = 0; l < upto; l += per) command(l, std::min(per, upto - l));
@@ -75,9 +103,19 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
       case StatePhase::Kind::RandWrite: {
         Random rng(phase_seed(seed, random_phases++));
         const uint64_t n = amount(p), per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
-        if (per == 1) {
-          // Draw LPNs ahead so the FTL can prefetch their map entries (stage 0),
-          // then what they map to (stage 1), overlapping the cache misses.
+        if (per == 1 && !shadow) {
+          // In bulk (Ftl::write_pages: the FTL may use several threads), a
+          // chunk at a time so that progress and interruption are seen.
+          std::vector<uint32_t> lpns;
+          for (uint64_t i = 0; i < n;) {
+            const uint64_t k = std::min<uint64_t>(n - i, kBulk);
+            lpns.resize(k);
+            for (uint32_t& l : lpns) l = uint32_t(rng.below(pages));
+            write_pages(lpns);
+            i += k;
+          }
+        } else if (per == 1) {
+          // The host's shadow sees each write: page by page, map entries fetched ahead.
           constexpr size_t kAhead = 16, kHalf = kAhead / 2;
           uint32_t ring[kAhead];
           for (size_t i = 0; i < kAhead; ++i) ftl_->prefetch(Lpn(ring[i] = uint32_t(rng.below(pages))), 0);

@@ -14,6 +14,7 @@
 // `--ftl.plugin PATH.so` (SSDSIM_FTL_PLUGIN below). This header is installed
 // and self-contained: a plug-in needs nothing else of the project.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -32,7 +33,7 @@ namespace ssd::ftl {
 
 // Bumped whenever this interface changes incompatibly; a plug-in built
 // against another version is refused at load.
-constexpr int kFtlApiVersion = 4;
+constexpr int kFtlApiVersion = 5;
 
 // One NAND array operation the firmware must schedule.
 struct FlashOp {
@@ -234,6 +235,27 @@ class Ftl {
   // the mapping table's cache misses): stage 0 is called well ahead, stage 1
   // closer to the write. No effect on state.
   virtual void prefetch(Lpn, int /*stage*/) const {}
+  // Preconditioning's random page writes in bulk (functional: work.record_ops
+  // is false): page lpns[i] written with version first_version + i, as
+  // write() one after another would. An FTL may serve them otherwise, on up
+  // to `threads` threads, as long as the state and statistics it leaves are
+  // exactly those of write() page by page, whatever `threads` (the block
+  // FTL runs its die groups' merges side by side). This default writes them
+  // in turn, fetching each page's map entry (stage 0) and what it maps to
+  // (stage 1) ahead, so that the cache misses overlap.
+  virtual void write_pages(const std::vector<uint32_t>& lpns, uint64_t first_version, unsigned /*threads*/,
+                           FtlWork& work) {
+    constexpr size_t kAhead = 16, kHalf = kAhead / 2;
+    const size_t n = lpns.size();
+    for (size_t i = 0; i < std::min(n, kAhead); ++i) prefetch(Lpn(lpns[i]), 0);
+    for (size_t i = 0; i < std::min(n, kHalf); ++i) prefetch(Lpn(lpns[i]), 1);
+    for (size_t i = 0; i < n; ++i) {
+      if (i + kHalf < n) prefetch(Lpn(lpns[i + kHalf]), 1);
+      if (i + kAhead < n) prefetch(Lpn(lpns[i + kAhead]), 0);
+      work.clear();
+      write(Lpn(lpns[i]), first_version + i, work);
+    }
+  }
   // Build, on an empty FTL, the state long uniform random 4 KiB overwrites
   // leave (the `steady` state phase) directly from a model of this FTL's GC,
   // instead of by writing it page by page. `version(lpn)` tags each logical

@@ -215,6 +215,7 @@ struct SimConfig {
   WorkloadConfig workload;
   DriveState state = DriveState::precondition("seq-fill", 1.0);  // before the timed phase
   bool state_option = false;       // given with --state (else from --precondition)
+  uint32_t state_threads = 0;      // state.threads: for the functional phases (0: the cores available)
   std::string save_state, load_state;  // checkpoint files ("" = none)
   uint64_t seed = 1;
   ReplayConfig replay;

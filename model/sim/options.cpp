@@ -394,6 +394,7 @@ void Options::build() {
     }
     c.state_option = true;
   }
+  c.state_threads = uint32_t(count("state.threads", 0, 256));
   c.save_state = text("save-state");
   c.load_state = text("load-state");
   if (!c.load_state.empty()) {

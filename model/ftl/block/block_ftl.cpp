@@ -241,7 +241,7 @@ bool BlockFtl::background(FtlWork& work) {
     for (uint32_t set : free_[g])
       if (dirty_[uint64_t(g) * geo_.blocks_per_die() + set]) {
         start_ops();
-        Emitter e{work};
+        Emitter e{work, stats_, x_};
         erase(g, set, e);
         dirty_[uint64_t(g) * geo_.blocks_per_die() + set] = 0;
         --dirty_count_;
@@ -255,27 +255,31 @@ void BlockFtl::flush(FtlWork& work) {
   work.drains_buffer = true;
   // The held blocks in the order they came, each block's pages in offset order.
   std::vector<Buffered>& pages = flush_pages_;
-  Emitter e{work};
+  Emitter e{work, stats_, x_};
   for (size_t k = 0; k < held_.size(); ++k) {
     const uint32_t lb = held_[k];
     pages.clear();
     for (const Buffered& b : buffer_)
       if (b.lb == lb) pages.push_back(b);
     std::sort(pages.begin(), pages.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
-    const bool run = pages.back().offset - pages.front().offset + 1 == pages.size();  // one in-order run
-    const Logical& l = lb_[lb];
     start_ops();
     e.after_earlier = k > 0;
     e.head_added = false;
-    if (run && pages.front().offset == l.wp)
-      append(lb, pages, e);
-    else if (run && stream_ && l.cur != kNone && l.old == kNone)
-      rewrite(lb, pages, e);
-    else
-      rmw(lb, pages, e);
+    merge_block(lb, pages, e);
   }
   buffer_.clear();
   held_.clear();
+}
+
+void BlockFtl::merge_block(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) {
+  const bool run = pages.back().offset - pages.front().offset + 1 == pages.size();  // one in-order run
+  const Logical& l = lb_[lb];
+  if (run && pages.front().offset == l.wp)
+    append(lb, pages, e);
+  else if (run && stream_ && l.cur != kNone && l.old == kNone)
+    rewrite(lb, pages, e);
+  else
+    rmw(lb, pages, e);
 }
 
 void BlockFtl::append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e) {
@@ -287,7 +291,7 @@ void BlockFtl::append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e)
   }
   for (const Buffered& b : run) fill(lb, l.cur, b.offset, &b, e);
   l.wp = run.back().offset + 1;
-  x_.appends += run.size();
+  e.x.appends += run.size();
   maybe_finish_rewrite(lb, e);
 }
 
@@ -302,8 +306,8 @@ void BlockFtl::rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e
   l.cur = target;
   l.wp = run.back().offset + 1;
   rewriting_ = lb;
-  ++x_.rewrites;
-  x_.appends += run.size();
+  ++e.x.rewrites;
+  e.x.appends += run.size();
   e.work.cpu_cycles += params_.cycles.map_update + params_.cycles.gc_victim;
   e.work.map_writes += 1;
   maybe_finish_rewrite(lb, e);
@@ -329,18 +333,18 @@ void BlockFtl::rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e) 
     }
   }
   for (uint32_t off = last + 1; trimmed_ && off < lpb_; ++off)  // stale pages above the new copy's end
-    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, --trimmed_, ++x_.trimmed_pages_skipped;
+    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, --trimmed_, ++e.x.trimmed_pages_skipped;
   for (uint32_t set : {l.cur, l.old})
     if (set != kNone) {
       erase(group_of(lb), set, e);
       free_[group_of(lb)].push_back(set);
-      ++stats_.gc_runs;
+      ++e.stats.gc_runs;
     }
   if (rewriting_ == lb) rewriting_ = kNone;
   l.cur = target;
   l.old = kNone;
   l.wp = last + 1;
-  ++x_.rmw_merges;
+  ++e.x.rmw_merges;
   e.work.cpu_cycles += params_.cycles.map_update + params_.cycles.gc_victim;
   e.work.map_writes += 1;
 }
@@ -350,7 +354,7 @@ void BlockFtl::close_rewrite(uint32_t lb, Emitter& e) {
   const uint32_t top = highest_valid(lb, l.wp);
   if (top != kNone)
     for (; l.wp <= top; ++l.wp) fill(lb, l.cur, l.wp, nullptr, e);  // reads from the old copy (off >= wp)
-  ++x_.rewrite_closes;
+  ++e.x.rewrite_closes;
   e.work.cpu_cycles += params_.cycles.gc_victim;
   maybe_finish_rewrite(lb, e);
 }
@@ -360,10 +364,10 @@ void BlockFtl::maybe_finish_rewrite(uint32_t lb, Emitter& e) {
   if (l.old == kNone || highest_valid(lb, l.wp) != kNone) return;
   const uint64_t first = uint64_t(lb) * lpb_;
   for (uint32_t off = l.wp; trimmed_ && off < lpb_; ++off)
-    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, --trimmed_, ++x_.trimmed_pages_skipped;
+    if (state_[first + off] == PageState::Trimmed) state_[first + off] = PageState::Empty, --trimmed_, ++e.x.trimmed_pages_skipped;
   erase(group_of(lb), l.old, e);
   free_[group_of(lb)].push_back(l.old);
-  ++stats_.gc_runs;
+  ++e.stats.gc_runs;
   l.old = kNone;
   if (rewriting_ == lb) rewriting_ = kNone;
 }
@@ -382,10 +386,10 @@ void BlockFtl::merge_counted(uint32_t lb, const std::vector<Buffered>& pages, ui
   l.valid += fresh;
   for (uint32_t j = 0; j < stripe_; ++j)
     media_.program_untracked(geo_.block(DieId(group_of(lb) * stripe_ + j), target), below(written, j));
-  stats_.flash_pages_written += written;
-  stats_.gc_pages_moved += copies;
-  x_.rmw_pages_copied += copies;
-  x_.filler_pages += written - copies - uint32_t(pages.size());
+  e.stats.flash_pages_written += written;
+  e.stats.gc_pages_moved += copies;
+  e.x.rmw_pages_copied += copies;
+  e.x.filler_pages += written - copies - uint32_t(pages.size());
   e.work.cpu_cycles += uint64_t(copies) * params_.cycles.gc_page;
 }
 void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffered* host, Emitter& e) {
@@ -407,14 +411,14 @@ void BlockFtl::fill(uint32_t lb, uint32_t target, uint32_t offset, const Buffere
     last_op_[die] = read;
     program(lb, target, offset, media_.read(src), true, read, e);
     e.work.cpu_cycles += params_.cycles.gc_page;
-    ++x_.rmw_pages_copied;
-    ++stats_.gc_pages_moved;
+    ++e.x.rmw_pages_copied;
+    ++e.stats.gc_pages_moved;
     return;
   }
-  if (s == PageState::Trimmed) ++x_.trimmed_pages_skipped, --trimmed_;  // stale: not read, not copied
+  if (s == PageState::Trimmed) ++e.x.trimmed_pages_skipped, --trimmed_;  // stale: not read, not copied
   s = PageState::Empty;
   program(lb, target, offset, {}, true, unit_after(lb, offset), e);  // filler: NAND programs a block's pages in order
-  ++x_.filler_pages;
+  ++e.x.filler_pages;
 }
 
 void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c, bool gc, int32_t after,
@@ -428,7 +432,7 @@ void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c
   const int32_t index = int32_t(e.work.ops.size());
   add(e, {FlashOp::Kind::Program, p, gc, after});
   last_op_[die] = index;
-  ++stats_.flash_pages_written;
+  ++e.stats.flash_pages_written;
 }
 
 void BlockFtl::erase(uint32_t group, uint32_t set, Emitter& e) {

@@ -75,6 +75,16 @@ class BlockFtl : public Ftl {
   // map entry and page states (a merge reads them), stage 1 its flash
   // blocks' counters (the merge erases them).
   void prefetch(Lpn lpn, int stage) const override;
+  // Preconditioning's random writes in bulk (block_ftl_bulk.cpp): the
+  // write buffer runs in turn, and the merges its flushes make run die group
+  // by die group on up to `threads` threads (a merge touches only its
+  // logical block and its group's blocks, and each group's merges keep their
+  // order), so the state and statistics are those of write() page by page.
+  // Page by page anyway when a merge might reach outside its group: TRIMmed
+  // pages or dirty blocks about, a rewrite open, a sequential stream, content
+  // tracked.
+  void write_pages(const std::vector<uint32_t>& lpns, uint64_t first_version, unsigned threads,
+                   FtlWork& work) override;
   const FtlStats& stats() const override { return stats_; }
   uint64_t map_bytes() const override { return table_bytes(params_); }
   void check_consistency() const override;
@@ -93,6 +103,18 @@ class BlockFtl : public Ftl {
     uint32_t wp = 0;       // next page to program in cur
     uint32_t valid = 0;    // valid pages on flash (either copy)
   };
+  struct Extra {  // the statistics beyond FtlStats (extra_stats)
+    uint64_t rmw_merges = 0, rmw_pages_copied = 0, appends = 0, buffer_hits = 0, buffer_flushes = 0,
+             buffer_overwrites = 0, trimmed_pages_skipped = 0, filler_pages = 0, rewrites = 0, rewrite_closes = 0,
+             blocks_freed_by_trim = 0;
+    Extra& operator+=(const Extra& o) {
+      rmw_merges += o.rmw_merges, rmw_pages_copied += o.rmw_pages_copied, appends += o.appends;
+      buffer_hits += o.buffer_hits, buffer_flushes += o.buffer_flushes, buffer_overwrites += o.buffer_overwrites;
+      trimmed_pages_skipped += o.trimmed_pages_skipped, filler_pages += o.filler_pages, rewrites += o.rewrites;
+      rewrite_closes += o.rewrite_closes, blocks_freed_by_trim += o.blocks_freed_by_trim;
+      return *this;
+    }
+  };
   struct Buffered {
     uint32_t offset;  // in its logical block
     uint32_t lb;      // its logical block
@@ -103,6 +125,8 @@ class BlockFtl : public Ftl {
   // of a block in order; an erase after every read of its block).
   struct Emitter {
     FtlWork& work;
+    FtlStats& stats;  // where the merges count (a thread's own in write_pages)
+    Extra& x;
     bool after_earlier = false;  // a later block of the flush: its first ops wait for the earlier blocks'
     bool head_added = false;     // ... and the first of them has been added (the others are its siblings)
   };
@@ -133,6 +157,8 @@ class BlockFtl : public Ftl {
   int find_buffered(uint32_t lb, uint32_t offset) const;
   bool holds(uint32_t lb) const { return std::find(held_.begin(), held_.end(), lb) != held_.end(); }
   void flush(FtlWork& work);
+  // A flush's work for one held logical block: an append, a rewrite or a read-modify-write.
+  void merge_block(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e);
   void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
   void rewrite(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);
   void rmw(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e);
@@ -180,12 +206,16 @@ class BlockFtl : public Ftl {
   std::vector<Buffered> flush_pages_;  // flush(): one held block's pages (reused: no allocation per flush)
   uint32_t rewriting_ = kNone;       // the logical block in rewrite
   bool stream_ = false;              // the current write command is part of a sequential stream
+  // write_pages: per die group, the flushed logical blocks queued for their
+  // merges (pages [first, first + count) of the group's queued pages), two
+  // sides: one being run, the next being queued.
+  struct Queued {
+    uint32_t lb, first, count;
+  };
+  std::vector<std::vector<Queued>> queued_[2];
+  std::vector<std::vector<Buffered>> queued_pages_[2];
   FtlStats stats_;
-  struct {
-    uint64_t rmw_merges = 0, rmw_pages_copied = 0, appends = 0, buffer_hits = 0, buffer_flushes = 0,
-             buffer_overwrites = 0, trimmed_pages_skipped = 0, filler_pages = 0, rewrites = 0, rewrite_closes = 0,
-             blocks_freed_by_trim = 0;
-  } x_;
+  Extra x_;
 };
 
 }  // namespace ssd::ftl

@@ -55,16 +55,24 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
     work_.clear();
     ftl_->write(Lpn(uint32_t(lpn)), tag(lpn), work_);
   };
-  // Pages written in bulk (no shadow to tell): Ftl::write_pages, which may
-  // use several threads, a chunk at a time so that progress and an
-  // interruption are seen.
-  constexpr uint64_t kBulk = 1u << 20;
+  // `n` pages, page `next()` each, written in bulk when no shadow needs to
+  // see each write: Ftl::write_pages, which may use several threads, a
+  // chunk at a time so that progress and an interruption are seen.
   const unsigned threads = cfg_.state_threads ? cfg_.state_threads : available_cores();
-  const auto write_pages = [&](const std::vector<uint32_t>& lpns) {
-    if (progress) progress(done, total);
-    work_.clear();
-    ftl_->write_pages(lpns, version_ + 1, threads, work_);
-    version_ += lpns.size(), done += lpns.size();
+  std::vector<uint32_t> lpns;
+  const auto write_many = [&](uint64_t n, auto next) {
+    if (shadow) {
+      for (uint64_t i = 0; i < n; ++i) write(next());
+      return;
+    }
+    for (uint64_t i = 0; i < n;) {
+      lpns.resize(std::min<uint64_t>(n - i, 1u << 20));
+      for (uint32_t& l : lpns) l = next();
+      if (progress) progress(done, total);
+      work_.clear();
+      ftl_->write_pages(lpns, version_ + 1, threads, work_);
+      version_ += lpns.size(), done += lpns.size(), i += lpns.size();
+    }
   };
   // One command of `n` pages from `first`, as the FTL would see it from the host.
   uint64_t next_write = UINT64_MAX;
@@ -84,17 +92,9 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
       case StatePhase::Kind::Fill: {
         const uint64_t per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
         const uint64_t upto = p.multiple > 0 || p.bytes > 0 ? std::min(pages, amount(p)) : pages;
-        if (per == 1 && !shadow) {  // page by page (today's seq-fill), in bulk
-          std::vector<uint32_t> lpns;
-          for (uint64_t l = 0; l < upto;) {
-            const uint64_t k = std::min<uint64_t>(upto - l, kBulk);
-            lpns.resize(k);
-            for (uint64_t i = 0; i < k; ++i) lpns[i] = uint32_t(l + i);
-            write_pages(lpns);
-            l += k;
-          }
-        } else if (per == 1) {
-          for (uint64_t l = 0; l < upto; ++l) write(l);
+        if (per == 1) {  // page by page (today's seq-fill)
+          uint32_t l = 0;
+          write_many(upto, [&] { return l++; });
         } else {
           for (uint64_t l = 0; l < upto; l += per) command(l, std::min(per, upto - l));
         }
@@ -103,29 +103,8 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
       case StatePhase::Kind::RandWrite: {
         Random rng(phase_seed(seed, random_phases++));
         const uint64_t n = amount(p), per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
-        if (per == 1 && !shadow) {
-          // In bulk (Ftl::write_pages: the FTL may use several threads), a
-          // chunk at a time so that progress and interruption are seen.
-          std::vector<uint32_t> lpns;
-          for (uint64_t i = 0; i < n;) {
-            const uint64_t k = std::min<uint64_t>(n - i, kBulk);
-            lpns.resize(k);
-            for (uint32_t& l : lpns) l = uint32_t(rng.below(pages));
-            write_pages(lpns);
-            i += k;
-          }
-        } else if (per == 1) {
-          // The host's shadow sees each write: page by page, map entries fetched ahead.
-          constexpr size_t kAhead = 16, kHalf = kAhead / 2;
-          uint32_t ring[kAhead];
-          for (size_t i = 0; i < kAhead; ++i) ftl_->prefetch(Lpn(ring[i] = uint32_t(rng.below(pages))), 0);
-          for (size_t i = 0; i < kHalf; ++i) ftl_->prefetch(Lpn(ring[i]), 1);
-          for (uint64_t i = 0; i < n; ++i) {
-            const uint32_t lpn = ring[i % kAhead];
-            ftl_->prefetch(Lpn(ring[(i + kHalf) % kAhead]), 1);
-            ftl_->prefetch(Lpn(ring[i % kAhead] = uint32_t(rng.below(pages))), 0);
-            write(lpn);
-          }
+        if (per == 1) {
+          write_many(n, [&] { return uint32_t(rng.below(pages)); });
         } else {
           const uint64_t slots = std::max<uint64_t>(1, pages / per);
           for (uint64_t w = 0; w < n; w += per) command(rng.below(slots) * per, std::min(per, pages));

@@ -11,74 +11,25 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "model/ftl/ftl.h"
-#include "model/nand/flash_media.h"
 #include "model/sim/random.h"
+#include "tests/model/ftl/small_drive.h"
 
 namespace ssd {
 namespace {
 
-struct Case {
-  std::string name;  // for the test's name
-  std::string ftl;
-  std::vector<std::pair<std::string, double>> options;
-  uint32_t die_pages = 1;
-};
-
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
-
-// 2 channels x 2 dies x 2 planes x 24 blocks x 16 pages, 25 % spare.
-FlashGeometry geometry() {
-  FlashGeometry g;
-  g.channels = 2, g.dies_per_channel = 2, g.planes_per_die = 2, g.blocks_per_plane = 24, g.pages_per_block = 16;
-  return g;
-}
-
-ftl::FtlParams params(const Case& c) {
-  ftl::FtlParams p;
-  p.geometry = geometry();
-  p.over_provisioning = 0.25;
-  p.die_pages = c.die_pages;
-  p.seed = 7;
-  for (const ftl::FtlOptionSpec& spec : ftl::FtlRegistry::instance().entries().at(c.ftl).options)
-    if (spec.unit == "bool")
-      p.options.number[spec.key] = spec.fallback == "true";
-    else if (spec.unit.find('|') != std::string::npos)
-      p.options.text[spec.key] = spec.fallback;
-    else
-      p.options.number[spec.key] = std::stod(spec.fallback);  // these FTLs' are counts
-  for (const auto& [key, value] : c.options) p.options.number[key] = value;
-  return p;
-}
-
-struct Drive {
-  explicit Drive(const Case& c) : media(geometry(), /*track_content=*/false) {
-    ftl = ftl::FtlRegistry::instance().create(c.ftl, params(c), media);
-    work.record_ops = false;  // functional, as preconditioning runs
-  }
-  std::string saved() {
-    std::ostringstream out;
-    Checkpoint c(out, "memory");
-    media.checkpoint(c);
-    EXPECT_TRUE(ftl->checkpoint(c));
-    return out.str();
-  }
-  FlashMedia media;
-  std::unique_ptr<ftl::Ftl> ftl;
-  ftl::FtlWork work;
-};
+using ftl_test::Case;
+using Drive = ftl_test::SmallDrive;
 
 class BulkWrites : public ::testing::TestWithParam<Case> {};
 
 TEST_P(BulkWrites, LeaveTheStateOfPageByPageWritesWhateverTheThreads) {
-  Drive single(GetParam());
+  Drive single(GetParam(), true);
   std::vector<std::unique_ptr<Drive>> bulk;
   const std::vector<unsigned> threads{1, 2, 3};
-  for (size_t k = 0; k < threads.size(); ++k) bulk.push_back(std::make_unique<Drive>(GetParam()));
+  for (size_t k = 0; k < threads.size(); ++k) bulk.push_back(std::make_unique<Drive>(GetParam(), true));
   const uint64_t pages = single.ftl->user_pages();
   uint64_t version = 1;
   // The same pages to every drive: page by page to `single`, in one bulk call to the others.
@@ -115,28 +66,11 @@ TEST_P(BulkWrites, LeaveTheStateOfPageByPageWritesWhateverTheThreads) {
   write(lpns);
 
   single.ftl->check_consistency();
-  const std::string want = single.saved();
-  const ftl::FtlStats& b = single.ftl->stats();
-  EXPECT_GT(b.gc_pages_moved, pages);  // merges did copy
-  const std::vector<ftl::FtlStat> y = single.ftl->extra_stats();
+  EXPECT_GT(single.ftl->stats().gc_pages_moved, pages);  // merges did copy
   for (size_t k = 0; k < bulk.size(); ++k) {
     SCOPED_TRACE("threads " + std::to_string(threads[k]));
-    Drive& d = *bulk[k];
-    d.ftl->check_consistency();
-    const std::string got = d.saved();
-    ASSERT_EQ(got.size(), want.size());
-    const auto differ = std::mismatch(got.begin(), got.end(), want.begin()).first;
-    EXPECT_TRUE(differ == got.end()) << "saved states differ from byte " << differ - got.begin() << " of "
-                                     << got.size();
-    const ftl::FtlStats& a = d.ftl->stats();
-    EXPECT_EQ(a.host_pages_written, b.host_pages_written);
-    EXPECT_EQ(a.flash_pages_written, b.flash_pages_written);
-    EXPECT_EQ(a.gc_runs, b.gc_runs);
-    EXPECT_EQ(a.gc_pages_moved, b.gc_pages_moved);
-    EXPECT_EQ(a.trimmed_pages, b.trimmed_pages);
-    const std::vector<ftl::FtlStat> x = d.ftl->extra_stats();
-    ASSERT_EQ(x.size(), y.size());
-    for (size_t s = 0; s < x.size(); ++s) EXPECT_EQ(x[s].value, y[s].value) << x[s].name;
+    bulk[k]->ftl->check_consistency();
+    ftl_test::expect_same(*bulk[k], single);
   }
 }
 

@@ -11,73 +11,17 @@
 
 #include <algorithm>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "model/ftl/ftl.h"
-#include "model/nand/flash_media.h"
 #include "model/sim/random.h"
+#include "tests/model/ftl/small_drive.h"
 
 namespace ssd {
 namespace {
 
-struct Case {
-  std::string name;  // for the test's name
-  std::string ftl;
-  std::vector<std::pair<std::string, double>> options;
-  uint32_t die_pages = 1;
-};
-
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
-
-// 2 channels x 2 dies x 2 planes x 24 blocks x 16 pages, 25 % spare.
-FlashGeometry geometry() {
-  FlashGeometry g;
-  g.channels = 2, g.dies_per_channel = 2, g.planes_per_die = 2, g.blocks_per_plane = 24, g.pages_per_block = 16;
-  return g;
-}
-
-ftl::FtlParams params(const Case& c) {
-  ftl::FtlParams p;
-  p.geometry = geometry();
-  p.over_provisioning = 0.25;
-  p.die_pages = c.die_pages;
-  p.seed = 7;
-  for (const ftl::FtlOptionSpec& spec : ftl::FtlRegistry::instance().entries().at(c.ftl).options)
-    if (spec.unit == "bool")
-      p.options.number[spec.key] = spec.fallback == "true";
-    else
-      p.options.number[spec.key] = std::stod(spec.fallback);  // the block and hybrid FTLs' are counts
-  for (const auto& [key, value] : c.options) p.options.number[key] = value;
-  return p;
-}
-
-// One drive: its flash, its FTL, and how it runs them.
-struct Drive {
-  Drive(const Case& c, bool functional) : media(geometry(), /*track_content=*/false) {
-    ftl = ftl::FtlRegistry::instance().create(c.ftl, params(c), media);
-    work.record_ops = !functional;
-  }
-  void write(uint64_t lpn, uint64_t version) {
-    work.clear();
-    ftl->write(Lpn(uint32_t(lpn)), version, work);
-  }
-  void trim(uint64_t lpn) {
-    work.clear();
-    ftl->trim(Lpn(uint32_t(lpn)), work);
-  }
-  std::string saved() {
-    std::ostringstream out;
-    Checkpoint c(out, "memory");
-    media.checkpoint(c);
-    EXPECT_TRUE(ftl->checkpoint(c));
-    return out.str();
-  }
-  FlashMedia media;
-  std::unique_ptr<ftl::Ftl> ftl;
-  ftl::FtlWork work;
-};
+using ftl_test::Case;
+using Drive = ftl_test::SmallDrive;
 
 class FunctionalMerge : public ::testing::TestWithParam<Case> {};
 
@@ -106,21 +50,8 @@ TEST_P(FunctionalMerge, LeavesTheStateAndCountsOfTheMergesWalkedOpByOp) {
   }
   fast.ftl->check_consistency();
   walked.ftl->check_consistency();
-  const std::string a_state = fast.saved(), b_state = walked.saved();
-  ASSERT_EQ(a_state.size(), b_state.size());
-  const auto differ = std::mismatch(a_state.begin(), a_state.end(), b_state.begin()).first;
-  EXPECT_TRUE(differ == a_state.end()) << "saved states differ from byte " << differ - a_state.begin() << " of "
-                                       << a_state.size();
-  const ftl::FtlStats &a = fast.ftl->stats(), &b = walked.ftl->stats();
-  EXPECT_EQ(a.host_pages_written, b.host_pages_written);
-  EXPECT_EQ(a.flash_pages_written, b.flash_pages_written);
-  EXPECT_EQ(a.gc_runs, b.gc_runs);
-  EXPECT_EQ(a.gc_pages_moved, b.gc_pages_moved);
-  EXPECT_EQ(a.trimmed_pages, b.trimmed_pages);
-  EXPECT_GT(a.gc_pages_moved, 10 * pages);  // merges did copy: the short cut was taken
-  const std::vector<ftl::FtlStat> x = fast.ftl->extra_stats(), y = walked.ftl->extra_stats();
-  ASSERT_EQ(x.size(), y.size());
-  for (size_t k = 0; k < x.size(); ++k) EXPECT_EQ(x[k].value, y[k].value) << x[k].name;
+  ftl_test::expect_same(fast, walked);
+  EXPECT_GT(fast.ftl->stats().gc_pages_moved, 10 * pages);  // merges did copy: the short cut was taken
 }
 
 INSTANTIATE_TEST_SUITE_P(

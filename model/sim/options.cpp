@@ -398,7 +398,7 @@ void Options::build() {
   c.save_state = text("save-state");
   c.load_state = text("load-state");
   if (!c.load_state.empty()) {
-    for (const char* k : {"precondition", "precondition.overwrite", "state", "save-state"})
+    for (const char* k : {"precondition", "precondition.overwrite", "state", "state.threads", "save-state"})
       if (settings_.at(k).origin != "default")
         throw error("load-state", std::string("the loaded state replaces --") + k + ": give one of them");
     if (!std::ifstream(c.load_state)) throw error("load-state", c.load_state + ": cannot read");

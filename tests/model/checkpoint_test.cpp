@@ -99,6 +99,7 @@ TEST(CheckpointCli, ConflictsAndFtlsWithoutCheckpointsAreRefused) {
   sim("--state fill --save-state " + file);
   for (const std::string& bad : {"--load-state " + file + " --state fill", "--load-state " + file + " --precondition=used",
                                  "--load-state " + file + " --save-state " + tmp("x.bin"),
+                                 "--load-state " + file + " --state.threads=2",
                                  "--load-state " + tmp("missing.bin")}) {
     const auto r = run(kDrive + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;

@@ -178,20 +178,9 @@ void BlockFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   work.cpu_cycles += params_.cycles.lookup;
   work.map_reads += 1;
   ++stats_.host_pages_written;
-  const uint32_t lb = lpn.v / lpb_, off = lpn.v % lpb_;
-  if (!holds(lb)) {
-    if (held_.size() == buffer_blocks_) flush(work);
-    held_.push_back(lb);
-  }
-  const int i = find_buffered(lb, off);
-  if (i >= 0) {
-    buffer_[size_t(i)].version = version;  // coalesced in SRAM: the older copy never reaches flash
-    ++x_.buffer_overwrites;
-  } else {
-    buffer_.push_back({off, lb, version});
-  }
   work.into_buffer = true;
-  if (buffer_.size() == buffer_pages_) flush(work);
+  buffer_page(buffer_, held_, {lpn.v % lpb_, lpn.v / lpb_, version}, buffer_blocks_, buffer_pages_,
+              x_.buffer_overwrites, [&] { flush(work); });
 }
 
 void BlockFtl::trim(Lpn lpn, FtlWork& work) {
@@ -259,9 +248,7 @@ void BlockFtl::flush(FtlWork& work) {
   for (size_t k = 0; k < held_.size(); ++k) {
     const uint32_t lb = held_[k];
     pages.clear();
-    for (const Buffered& b : buffer_)
-      if (b.lb == lb) pages.push_back(b);
-    std::sort(pages.begin(), pages.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
+    take_block(buffer_, lb, pages);
     start_ops();
     e.after_earlier = k > 0;
     e.head_added = false;

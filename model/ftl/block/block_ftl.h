@@ -157,6 +157,34 @@ class BlockFtl : public Ftl {
   int find_buffered(uint32_t lb, uint32_t offset) const;
   bool holds(uint32_t lb) const { return std::find(held_.begin(), held_.end(), lb) != held_.end(); }
   void flush(FtlWork& work);
+  // The write buffer's rule for one host page (write(), and write_pages on
+  // its own copy of the buffer): a page of a further logical block while
+  // `blocks` are held flushes first; a page already buffered is replaced
+  // (counted in `overwrites`); a buffer of `pages` pages flushes.
+  template <class Flush>
+  static void buffer_page(std::vector<Buffered>& buffer, std::vector<uint32_t>& held, const Buffered& page,
+                          uint32_t blocks, uint32_t pages, uint64_t& overwrites, Flush&& flush) {
+    if (std::find(held.begin(), held.end(), page.lb) == held.end()) {
+      if (held.size() == blocks) flush();
+      held.push_back(page.lb);
+    }
+    const auto same = std::find_if(buffer.begin(), buffer.end(),
+                                   [&](const Buffered& b) { return b.offset == page.offset && b.lb == page.lb; });
+    if (same != buffer.end()) {
+      same->version = page.version;  // coalesced in SRAM: the older copy never reaches flash
+      ++overwrites;
+    } else {
+      buffer.push_back(page);
+    }
+    if (buffer.size() == pages) flush();
+  }
+  // Append the buffered pages of `lb` to `out`, in offset order (a flush hands them on so).
+  static void take_block(const std::vector<Buffered>& buffer, uint32_t lb, std::vector<Buffered>& out) {
+    const auto first = std::ptrdiff_t(out.size());
+    for (const Buffered& b : buffer)
+      if (b.lb == lb) out.push_back(b);
+    std::sort(out.begin() + first, out.end(), [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
+  }
   // A flush's work for one held logical block: an append, a rewrite or a read-modify-write.
   void merge_block(uint32_t lb, const std::vector<Buffered>& pages, Emitter& e);
   void append(uint32_t lb, const std::vector<Buffered>& run, Emitter& e);

@@ -59,31 +59,15 @@ void BlockFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_ver
         const uint32_t g = group_of(lb);
         std::vector<Buffered>& list = queued_pages_[side][g];
         const size_t first = list.size();
-        for (const Buffered& b : buffer)
-          if (b.lb == lb) list.push_back(b);
-        std::sort(list.begin() + std::ptrdiff_t(first), list.end(),
-                  [](const Buffered& a, const Buffered& b) { return a.offset < b.offset; });
+        take_block(buffer, lb, list);
         queued_[side][g].push_back({lb, uint32_t(first), uint32_t(list.size() - first)});
       }
       buffer.clear();
       held.clear();
     };
-    for (size_t i = from; i < to; ++i) {  // write(), its flushes queued
-      const uint32_t lb = lpns[i] / lpb, off = lpns[i] % lpb;
-      if (std::find(held.begin(), held.end(), lb) == held.end()) {
-        if (held.size() == blocks) queue_flush();
-        held.push_back(lb);
-      }
-      const auto k = std::find_if(buffer.begin(), buffer.end(),
-                                  [&](const Buffered& b) { return b.offset == off && b.lb == lb; });
-      if (k != buffer.end()) {
-        k->version = first_version + i;
-        ++overwrites;
-      } else {
-        buffer.push_back({off, lb, first_version + i});
-      }
-      if (buffer.size() == per_buffer) queue_flush();
-    }
+    for (size_t i = from; i < to; ++i)  // write(), its flushes queued
+      buffer_page(buffer, held, {lpns[i] % lpb, lpns[i] / lpb, first_version + i}, blocks, per_buffer, overwrites,
+                  queue_flush);
     buffer_ = std::move(buffer);
     held_ = std::move(held);
     stats_.host_pages_written += to - from;
@@ -103,7 +87,6 @@ void BlockFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_ver
   std::vector<Part> parts(n);
   std::atomic<uint32_t> next{0};
   const auto run = [&](Part& part, int side) {
-    if (part.error) return;
     try {
       FtlWork w;
       w.record_ops = false;

@@ -13,8 +13,6 @@
 namespace ssd {
 
 namespace {
-// The random phases' generators: the first is today's `used` one, bit for bit.
-uint64_t phase_seed(uint64_t seed, uint32_t k) { return seed ^ 0x5553454455534544ull ^ (k * 0x9E3779B97F4A7C15ull); }
 // The cores this process may run on (its affinity mask: taskset, a cgroup's cpuset).
 unsigned available_cores() {
   cpu_set_t set;
@@ -60,7 +58,16 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   // chunk at a time so that progress and an interruption are seen.
   const unsigned threads = cfg_.state_threads ? cfg_.state_threads : available_cores();
   std::vector<uint32_t> lpns;
+  uint64_t next_write = UINT64_MAX;  // the page after the last command's (none yet)
   const auto write_many = [&](uint64_t n, auto next) {
+    // Each of these pages is a host write of its own: one page, continuing
+    // nothing. Said once, as every page would say the same (a random page
+    // is next to the one before at odds of one in the capacity). Without
+    // it, the FTL would take them as part of the command phase before (a
+    // 128 KiB fill: the page FTL striping them over the dies as one
+    // command, the block FTL serving them as a sequential stream's rewrites).
+    ftl_->begin_command({ftl::HostRun::Op::Write, 0, 1, false});
+    next_write = UINT64_MAX;
     if (shadow) {
       for (uint64_t i = 0; i < n; ++i) write(next());
       return;
@@ -75,7 +82,6 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
     }
   };
   // One command of `n` pages from `first`, as the FTL would see it from the host.
-  uint64_t next_write = UINT64_MAX;
   const auto command = [&](uint64_t first, uint64_t n) {
     ftl_->begin_command({ftl::HostRun::Op::Write, first, n, first == next_write});
     next_write = first + n;
@@ -101,7 +107,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         break;
       }
       case StatePhase::Kind::RandWrite: {
-        Random rng(phase_seed(seed, random_phases++));
+        Random rng(state_phase_seed(seed, random_phases++));
         const uint64_t n = amount(p), per = std::max<uint64_t>(1, (p.bs + page - 1) / page);
         if (per == 1) {
           write_many(n, [&] { return uint32_t(rng.below(pages)); });
@@ -116,7 +122,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         // sequentially in 128 KiB commands at a random place: an installed OS
         // and its applications. Their overwrites invalidate whole runs of
         // pages, unlike scattered 4 KiB writes.
-        Random rng(phase_seed(seed, random_phases++));
+        Random rng(state_phase_seed(seed, random_phases++));
         const uint64_t n = amount(p), cmd = std::max<uint64_t>(1, (128u << 10) / page);
         for (uint64_t w = 0; w < n;) {
           const double u = double(rng.next() >> 11) * 0x1.0p-53;  // uniform in [0, 1)
@@ -145,7 +151,7 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
         // Built, not written: from an erased drive, the FTL lays out the
         // state its GC would reach (its model, page_ftl's steady_state.cpp).
         secure_erase(shadow, to_host);
-        if (!ftl_->steady_state(phase_seed(seed, random_phases++), tag))
+        if (!ftl_->steady_state(state_phase_seed(seed, random_phases++), tag))
           throw StateError("phase 'steady': ftl.name=" + cfg_.ftl_name +
                            " has no steady-state model (every built-in FTL has one; page and dftl with greedy GC)");
         break;

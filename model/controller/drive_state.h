@@ -5,12 +5,16 @@
 // docs/states.md describes every phase.
 //
 //   secure-erase           every block erased, the FTL starts empty
-//   fill                   every user page written once, in LBA order
+//   fill                   every user page written once, in LBA order,
+//                          page by page (each one command of one page, as
+//                          the FTLs always saw it: no stream)
 //   fill:128k              the same in 128 KiB commands (FTLs see the runs)
 //   fill:128k:0.75x        only the first 75 % of the LBAs (a partition
 //                          leaving the rest of the drive never written)
 //   randwrite:4k:0.25x     random BS-aligned writes: a multiple of the user
-//                          capacity ("0.25x") or a size ("8g")
+//                          capacity ("0.25x") or a size ("8g"); each one
+//                          command (one page: continuing nothing, whatever
+//                          phase came before)
 //   image:0.3x             a realistic OS/application image: files of
 //                          log-uniform size (4 KiB - 4 MiB) written
 //                          sequentially at random places
@@ -33,6 +37,13 @@
 #include <vector>
 
 namespace ssd {
+
+// The generator seed of a recipe's k-th random phase (randwrite, image,
+// steady; k from 0) for the run's --seed: each phase has its own, and the
+// first is the one of `--precondition=used` since it had a single phase.
+inline uint64_t state_phase_seed(uint64_t seed, uint32_t k) {
+  return seed ^ 0x5553454455534544ull ^ (k * 0x9E3779B97F4A7C15ull);
+}
 
 struct StatePhase {
   enum class Kind { SecureErase, Fill, RandWrite, Image, TrimAll, Idle, Steady, Trace } kind = Kind::Fill;

@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include "model/controller/drive_state.h"
+#include "model/sim/random.h"
 #include "tests/model/cli_util.h"
 
 namespace {
@@ -58,6 +60,41 @@ TEST(DriveState, PartialFillAndTrimWithoutTrimSupport) {
   const auto j = with_state("fill:128k:0.75x,trim:all", "--controller.trim=false --workload.rw=randread");
   EXPECT_EQ(j["state"]["phases"][0]["pages_written"], uint64_t(0.75 * double(user_pages(j))));
   EXPECT_EQ(j["state"]["phases"][1]["trimmed_pages"], 0);  // no TRIM support: nothing trimmed
+}
+
+TEST(DriveState, RandomPagesAreOnePageCommandsWhateverCameBefore) {
+  // `randwrite:4k` after a 128 KiB fill must reach the FTL as the same
+  // random pages given one command each (a trace phase of them does that):
+  // not as more of the fill's commands (the page FTL would stripe them as
+  // one command, the block FTL take them as a stream). The timed phase
+  // after both states is then the same, IO for IO.
+  for (const std::string ftl : {"page", "block"}) {
+    SCOPED_TRACE(ftl);
+    // Multi-plane: the page FTL gives each die two pages of a multi-page command.
+    const std::string opts = "--ftl.name=" + ftl +
+                             " --nand.planes_per_die=2 --nand.blocks_per_plane=64 --nand.multiplane=true"
+                             " --workload.rw=randwrite";
+    const auto a = with_state("fill:128k,randwrite:4k:0.2x", opts);
+    const uint64_t n = user_pages(a), writes = uint64_t(0.2 * double(n));
+    // The phase's pages: the first random phase's generator for --seed=1.
+    ssd::Random rng(ssd::state_phase_seed(1, 0));
+    const std::string f = tmp("random-pages.msr.csv");
+    std::ofstream csv(f);
+    uint64_t previous = UINT64_MAX;
+    for (uint64_t i = 0; i < writes; ++i) {
+      const uint64_t lpn = rng.below(n);
+      ASSERT_NE(lpn, previous + 1) << "a page next to the one before continues it in a trace: another seed";
+      csv << i + 1 << ",h,0,Write," << lpn * 4096 << ",4096,1\n";
+      previous = lpn;
+    }
+    csv.close();
+    const auto b = with_state("fill:128k,trace:" + f, opts);
+    ASSERT_EQ(b["state"]["phases"][1]["pages_written"], writes);
+    EXPECT_EQ(a["state"]["phases"][1]["gc_pages_moved"], b["state"]["phases"][1]["gc_pages_moved"]);
+    EXPECT_EQ(a["write"]["iops"], b["write"]["iops"]);
+    EXPECT_TRUE(a["write"] == b["write"]) << "the timed writes' statistics differ";
+    EXPECT_EQ(a["device"]["write_amplification"], b["device"]["write_amplification"]);
+  }
 }
 
 TEST(DriveState, SecureEraseStartsOver) {

@@ -126,10 +126,15 @@ DriveState DriveState::resolve(const std::string& arg) {
     if (fs::is_regular_file(arg)) {
       path = arg;
     } else {
-      // A name: configs/states/NAME.ini next to the binary (build tree or install prefix).
+      // A name: configs/states/NAME.ini next to the binary (build tree or
+      // install prefix), in the sources it was built from (a build tree
+      // anywhere: cmake -B /elsewhere), or under the working directory.
       std::error_code ec;
       const fs::path exe = fs::read_symlink("/proc/self/exe", ec).parent_path();
       for (const fs::path& dir : {exe / ".." / "configs" / "states", exe / ".." / "share" / "ssdsim" / "configs" / "states",
+#ifdef SSDSIM_CONFIGS_DIR
+                                  fs::path(SSDSIM_CONFIGS_DIR) / "states",
+#endif
                                   fs::path("configs") / "states"})
         if (fs::is_regular_file(dir / (arg + ".ini"))) {
           path = (dir / (arg + ".ini")).string();

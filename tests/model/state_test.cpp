@@ -4,6 +4,8 @@
 // for bit; bad recipes are exit 2 naming --state.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 #include "model/controller/drive_state.h"
@@ -126,6 +128,15 @@ TEST(DriveState, NamedStatesAndFiles) {
   std::ofstream(f) << "# mine\n[state]\nphases = fill:1m, trim:all\n";
   const auto j = with_state(f);
   EXPECT_EQ(j["state"]["phases"][1]["trimmed_pages"], user_pages(j));
+  // A binary built out of the source tree (cmake -B /elsewhere) finds the
+  // shipped states too: here a copy of it, run where no configs/ is near.
+  const std::string dir = tmp("elsewhere"), rep = tmp("elsewhere.json");
+  std::filesystem::create_directories(dir + "/bin");
+  std::filesystem::copy_file(SSDSIM_BIN, dir + "/bin/ssdsim");
+  const int rc = std::system(("cd " + dir + " && bin/ssdsim " + kDrive + "--state torture --report " + rep +
+                              " >/dev/null 2>&1").c_str());
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(read_json(rep)["state"]["phases"].size(), 2u);
 }
 
 TEST(DriveState, BadRecipesAreExit2NamingTheOption) {

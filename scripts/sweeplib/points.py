@@ -74,6 +74,7 @@ def expand(spec, binary, root):
         p.options = fixed + [(k, v) for k, v in params.items() if k not in PSEUDO]
         _derive(spec, binary, p, file_cache)
         p.options += list(p.derived.items())
+        _one_thread(binary, p, file_cache)
         # Later values win in ssdsim too; keep only the last one of each key.
         last = {k: i for i, (k, _) in enumerate(p.options)}
         p.options = [kv for i, kv in enumerate(p.options) if last[kv[0]] == i]
@@ -104,6 +105,21 @@ def _check_keys(spec, binary):
 
 def _listed_keys(spec):
     return {k for _, params, _ in spec.points for k in params}
+
+
+def _one_thread(binary, p, file_cache):
+    """The sweep runs one simulation per core, so each keeps to one thread
+    while it preconditions (ssdsim's default, every core it may run on,
+    would oversubscribe them): --state.threads=1 unless the sweep or a
+    config sets state.threads, or the point loads a saved state (which
+    refuses the option)."""
+    given = {k for k, _ in p.options}
+    for path in p.configs:
+        given |= set(_ini_values(path, file_cache))
+    values = _resolved(binary, p, file_cache)
+    values.update(dict(p.options))
+    if "state.threads" not in given and not values.get("load-state"):
+        p.options.append(("state.threads", "1"))
 
 
 # ---- derived parameters

@@ -108,6 +108,10 @@ class SweepTest(unittest.TestCase):
             self.assertEqual(row["write.total_ios"], IOS)
         for png in ("iops.png", "heat.png"):
             self.assertGreater(os.path.getsize(os.path.join(out, png)), 1000)
+        # One simulation per core: each preconditions on one thread.
+        for d in os.listdir(os.path.join(out, "points")):
+            with open(os.path.join(out, "points", d, "report.json")) as f:
+                self.assertEqual(json.load(f)["options"]["state.threads"], "1")
 
         # Second run: everything cached, no ssdsim started (status files untouched).
         stamps = {d: os.stat(os.path.join(out, "points", d, "status.json")).st_mtime_ns

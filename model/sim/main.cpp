@@ -56,9 +56,11 @@ class OutputFile {
   // Write `text` to it (nothing without a path); false if that failed.
   bool write(const std::string& text) {
     if (path_.empty()) return true;
-    ssd::remove_if_forced(slot_, "");
     std::ofstream f(path_, std::ios::trunc);
-    return bool(f << text) && bool(f.flush());
+    const bool ok = bool(f << text) && bool(f.flush());
+    // Only now: a process ended while writing must not leave half a file.
+    ssd::remove_if_forced(slot_, "");
+    return ok;
   }
 
  private:

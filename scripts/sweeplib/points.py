@@ -111,14 +111,14 @@ def _one_thread(binary, p, file_cache):
     """The sweep runs one simulation per core, so each keeps to one thread
     while it preconditions (ssdsim's default, every core it may run on,
     would oversubscribe them): --state.threads=1 unless the sweep or a
-    config sets state.threads, or the point loads a saved state (which
-    refuses the option)."""
+    config sets state.threads, or the point loads a saved state or is a
+    hard disk (both refuse the option)."""
     given = {k for k, _ in p.options}
     for path in p.configs:
         given |= set(_ini_values(path, file_cache))
     values = _resolved(binary, p, file_cache)
     values.update(dict(p.options))
-    if "state.threads" not in given and not values.get("load-state"):
+    if "state.threads" not in given and not values.get("load-state") and values.get("device") != "hdd":
         p.options.append(("state.threads", "1"))
 
 

@@ -156,6 +156,33 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(df["write.total_ios"][0], 500)
         self.assertEqual(df["read.total_ios"][2], 500)
 
+    def test_points_precondition_on_one_thread_where_the_option_applies(self):
+        # A hard disk refuses --state.threads, and so does a point given its
+        # own value twice: the sweep adds it only to the SSD points without one.
+        path = self.write("threads.ini", """\
+            [sweep]
+            metrics = write.iops
+
+            [options]
+            workload.number_ios = 200
+            workload.rw = randwrite
+
+            [points]
+            ssd = device=ssd
+            mine = state.threads=2
+            disk = device=hdd
+            """)
+        out = os.path.join(self.dir, "out-threads")
+        rc, stdout, stderr = self.sweep(path, "--out", out)
+        self.assertEqual(rc, 0, stderr)
+        self.assertIn("ran=3 cached=0 failed=0", stdout)
+        options = {}
+        for d in os.listdir(os.path.join(out, "points")):
+            with open(os.path.join(out, "points", d, "report.json")) as f:
+                o = json.load(f)["options"]
+            options[(o.get("device", "ssd"), o.get("state.threads"))] = o
+        self.assertEqual(set(options), {("ssd", "1"), ("ssd", "2"), ("hdd", "0")})  # (0: the default, unused)
+
     def test_timeout_stops_a_point_with_its_report(self):
         # A point past --timeout gets SIGTERM: ssdsim writes the report of
         # the IOs it completed, and the point still counts as failed.

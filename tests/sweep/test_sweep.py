@@ -157,8 +157,8 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(df["read.total_ios"][2], 500)
 
     def test_points_precondition_on_one_thread_where_the_option_applies(self):
-        # A hard disk refuses --state.threads, and so does a point given its
-        # own value twice: the sweep adds it only to the SSD points without one.
+        # A hard disk refuses --state.threads, and a point that sets it keeps
+        # its own value: the sweep adds it only to the SSD points without one.
         path = self.write("threads.ini", """\
             [sweep]
             metrics = write.iops

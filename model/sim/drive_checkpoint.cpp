@@ -13,8 +13,9 @@ namespace {
 
 constexpr char kMagic[] = "ssdsim drive state";
 // 2: dftl's translation-page cursor; 3: not the block FTL's per-flush
-// scratch (its last op per die, set afresh by every flush)
-constexpr uint32_t kFormat = 3;
+// scratch (its last op per die, set afresh by every flush); 4: the page
+// FTL's per-block fields in one record
+constexpr uint32_t kFormat = 4;
 
 // The walk shared by save and load, after the header.
 void body(Checkpoint& c, const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow) {

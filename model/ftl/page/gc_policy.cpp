@@ -20,44 +20,44 @@ VictimPicker::VictimPicker(GcPolicy policy, uint32_t d, uint32_t pages_per_block
     : policy_(policy), d_(d), ppb_(pages_per_block), rng_(seed ^ 0x474376696374696dull) {}
 
 uint32_t VictimPicker::pick(const std::vector<uint32_t>& candidates, const std::vector<uint16_t>& valid,
-                            const std::vector<uint64_t>& closed_at, uint64_t now) {
-  uint32_t best = candidates.front();
+                            const BigTable<uint64_t>& closed_at, uint64_t now) {
+  size_t best = 0;  // an index into candidates (and valid)
   switch (policy_) {
     case GcPolicy::Greedy:  // (the FTL's buckets do this in O(1); kept for completeness)
-      for (uint32_t b : candidates)
-        if (valid[b] < valid[best]) best = b;
+      for (size_t i = 0; i < candidates.size(); ++i)
+        if (valid[i] < valid[best]) best = i;
       break;
     case GcPolicy::CostBenefit: {
       // long double: a 64-bit age times a page count stays exact enough to
       // rank blocks; ties keep the lowest block id (deterministic).
-      auto score = [&](uint32_t b) -> long double {
-        if (valid[b] == 0) return 1e300L;  // nothing to copy: free space at no cost
-        const long double age = (long double)(now - closed_at[b]) + 1.0L;  // +1: a block closed just now still counts
-        return age * (long double)(ppb_ - valid[b]) / (2.0L * (long double)valid[b]);
+      auto score = [&](size_t i) -> long double {
+        if (valid[i] == 0) return 1e300L;  // nothing to copy: free space at no cost
+        const long double age = (long double)(now - closed_at[candidates[i]]) + 1.0L;  // +1: a block closed just now still counts
+        return age * (long double)(ppb_ - valid[i]) / (2.0L * (long double)valid[i]);
       };
       long double best_score = score(best);
-      for (uint32_t b : candidates) {
-        const long double s = score(b);
-        if (s > best_score) best = b, best_score = s;
+      for (size_t i = 0; i < candidates.size(); ++i) {
+        const long double s = score(i);
+        if (s > best_score) best = i, best_score = s;
       }
       break;
     }
     case GcPolicy::Fifo:
-      for (uint32_t b : candidates)
-        if (closed_at[b] < closed_at[best]) best = b;
+      for (size_t i = 0; i < candidates.size(); ++i)
+        if (closed_at[candidates[i]] < closed_at[candidates[best]]) best = i;
       break;
     case GcPolicy::Random:
-      best = candidates[rng_.below(candidates.size())];
+      best = rng_.below(candidates.size());
       break;
     case GcPolicy::DChoice:
-      best = candidates[rng_.below(candidates.size())];
-      for (uint32_t i = 1; i < d_; ++i) {
-        const uint32_t b = candidates[rng_.below(candidates.size())];
-        if (valid[b] < valid[best]) best = b;
+      best = rng_.below(candidates.size());
+      for (uint32_t k = 1; k < d_; ++k) {
+        const size_t i = rng_.below(candidates.size());
+        if (valid[i] < valid[best]) best = i;
       }
       break;
   }
-  return best;
+  return candidates[best];
 }
 
 }  // namespace ssd::ftl

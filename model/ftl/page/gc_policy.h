@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "model/ftl/big_table.h"
 #include "model/sim/random.h"
 
 namespace ssd::ftl {
@@ -41,10 +42,11 @@ class VictimPicker {
   VictimPicker(GcPolicy policy, uint32_t d, uint32_t pages_per_block, uint64_t seed);
   GcPolicy policy() const { return policy_; }
   // One of `candidates` (closed blocks of one die with an invalid page, in
-  // block order; never empty). `valid` and `closed_at` are indexed by block;
-  // `now` is the sequence number of the next page program.
+  // block order; never empty); valid[i] is the valid-page count of
+  // candidates[i]; `closed_at` is indexed by block; `now` is the sequence
+  // number of the next page program.
   uint32_t pick(const std::vector<uint32_t>& candidates, const std::vector<uint16_t>& valid,
-                const std::vector<uint64_t>& closed_at, uint64_t now);
+                const BigTable<uint64_t>& closed_at, uint64_t now);
 
  private:
   GcPolicy policy_;

@@ -68,10 +68,7 @@ PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
   die_valid_.assign(geo_.dies(), 0);
   l2p_.assign(user_pages_, kNone);
   p2l_.assign(geo_.pages(), kNone);
-  valid_.assign(geo_.blocks(), 0);
-  state_.assign(geo_.blocks(), BlockState::Free);
-  bnext_.assign(geo_.blocks(), kNone);
-  bprev_.assign(geo_.blocks(), kNone);
+  blocks_.assign(geo_.blocks(), BlockInfo{});
   closed_at_.assign(geo_.blocks(), 0);
   dies_.resize(geo_.dies());
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
@@ -136,7 +133,7 @@ Ppn PageFtl::place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const Page
   media_.program(BlockId(block), page, content);
   p2l_[ppn.v] = id;
   l2p_[id] = ppn.v;
-  ++valid_[block];
+  ++blocks_[block].valid;
   ++die_valid_[die];
   ++stats_.flash_pages_written;
   ++seq_;
@@ -188,7 +185,7 @@ void PageFtl::open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& wor
     d.free_blocks.pop_front();
   }
   wp.next_page = 0;
-  state_[wp.block] = BlockState::Active;
+  blocks_[wp.block].state = BlockState::Active;
 }
 
 bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
@@ -199,11 +196,15 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
       for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
     } else {
       closed_blocks(die, true);
-      if (!scratch_.empty()) victim = picker_.pick(scratch_, valid_, closed_at_, seq_);
+      if (!scratch_.empty()) {
+        scratch_valid_.clear();
+        for (uint32_t b : scratch_) scratch_valid_.push_back(blocks_[b].valid);
+        victim = picker_.pick(scratch_, scratch_valid_, closed_at_, seq_);
+      }
     }
     if (victim == kNone) return false;  // every closed block is fully valid
     ++victims_;
-    victim_valid_ += valid_[victim];
+    victim_valid_ += blocks_[victim].valid;
     begin_victim(die, victim, false, work);
   }
   const uint32_t victim = d.victim;
@@ -225,9 +226,9 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
     media_.program(BlockId(dst_block), dst_page, media_.read(BlockId(victim), i));
     p2l_[dst.v] = lpn;
     l2p_[lpn] = dst.v;
-    ++valid_[dst_block];
+    ++blocks_[dst_block].valid;
     p2l_[src] = kNone;
-    --valid_[victim];
+    --blocks_[victim].valid;
     const int32_t read_index = static_cast<int32_t>(work.ops.size());
     work.add({FlashOp::Kind::Read, Ppn(src), true});
     work.add({FlashOp::Kind::Program, dst, true, read_index});
@@ -243,7 +244,7 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
   // Every valid page has moved: erase once all of the victim's reads are done.
   media_.erase(BlockId(victim));
   work.add({FlashOp::Kind::Erase, Ppn(first), true, -1, true});
-  state_[victim] = BlockState::Free;
+  blocks_[victim].state = BlockState::Free;
   d.free_blocks.push_back(victim);
   d.victim = kNone;
   ++(d.victim_wl ? wl_.moves : stats_.gc_runs);
@@ -255,14 +256,14 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
 void PageFtl::begin_victim(uint32_t die, uint32_t victim, bool wear_levelling, FtlWork& work) {
   Die& d = dies_[die];
   bucket_remove(victim);
-  state_[victim] = BlockState::Victim;
+  blocks_[victim].state = BlockState::Victim;
   d.victim = victim;
   d.victim_cursor = 0;
   d.victim_wl = wear_levelling;
   // Moves per host write so the victim is free by the time the host has
   // filled as many pages as the victim gives back: valid / invalid. (A wear-
   // levelling victim may be fully valid; it is always moved whole.)
-  const uint32_t valid = valid_[victim], invalid = geo_.pages_per_block - valid;
+  const uint32_t valid = blocks_[victim].valid, invalid = geo_.pages_per_block - valid;
   d.victim_budget = invalid ? (valid + invalid - 1) / invalid : geo_.pages_per_block;
   work.cpu_cycles += params_.cycles.gc_victim;
 }
@@ -305,7 +306,8 @@ void PageFtl::closed_blocks(uint32_t die, bool reclaimable) {
   scratch_.clear();
   const uint32_t first = die * geo_.blocks_per_die();
   for (uint32_t b = first; b < first + geo_.blocks_per_die(); ++b)
-    if (state_[b] == BlockState::Closed && (!reclaimable || valid_[b] < geo_.pages_per_block)) scratch_.push_back(b);
+    if (blocks_[b].state == BlockState::Closed && (!reclaimable || blocks_[b].valid < geo_.pages_per_block))
+      scratch_.push_back(b);
 }
 
 std::vector<FtlStat> PageFtl::extra_stats() const {
@@ -335,36 +337,38 @@ void PageFtl::invalidate(uint32_t ppn) {
   p2l_[ppn] = kNone;
   const uint32_t b = ppn / geo_.pages_per_block;
   --die_valid_[b / geo_.blocks_per_die()];
-  if (state_[b] == BlockState::Closed) {  // re-file it under its new valid count
+  if (blocks_[b].state == BlockState::Closed) {  // re-file it under its new valid count
     bucket_remove(b);
-    --valid_[b];
+    --blocks_[b].valid;
     bucket_insert(b);
   } else {
-    --valid_[b];
+    --blocks_[b].valid;
   }
 }
 
 void PageFtl::close_block(uint32_t block) {
-  state_[block] = BlockState::Closed;
+  blocks_[block].state = BlockState::Closed;
   closed_at_[block] = seq_;
   bucket_insert(block);
 }
 
 void PageFtl::bucket_insert(uint32_t block) {
-  uint32_t& head = dies_[block / geo_.blocks_per_die()].bucket_head[valid_[block]];
-  bprev_[block] = kNone;
-  bnext_[block] = head;
-  if (head != kNone) bprev_[head] = block;
+  BlockInfo& info = blocks_[block];
+  uint32_t& head = dies_[block / geo_.blocks_per_die()].bucket_head[info.valid];
+  info.prev = kNone;
+  info.next = head;
+  if (head != kNone) blocks_[head].prev = block;
   head = block;
 }
 
 void PageFtl::bucket_remove(uint32_t block) {
-  if (bprev_[block] != kNone)
-    bnext_[bprev_[block]] = bnext_[block];
+  BlockInfo& info = blocks_[block];
+  if (info.prev != kNone)
+    blocks_[info.prev].next = info.next;
   else
-    dies_[block / geo_.blocks_per_die()].bucket_head[valid_[block]] = bnext_[block];
-  if (bnext_[block] != kNone) bprev_[bnext_[block]] = bprev_[block];
-  bnext_[block] = bprev_[block] = kNone;
+    dies_[block / geo_.blocks_per_die()].bucket_head[info.valid] = info.next;
+  if (info.next != kNone) blocks_[info.next].prev = info.prev;
+  info.next = info.prev = kNone;
 }
 
 void PageFtl::check_consistency() const {
@@ -384,19 +388,19 @@ void PageFtl::check_consistency() const {
       fail("die " + std::to_string(d) + " valid pages " + std::to_string(die_valid_[d]) + ", mapped " +
            std::to_string(per_die[d]) + ", cap " + std::to_string(die_cap_));
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
-    if (count[b] != valid_[b]) fail("block " + std::to_string(b) + " valid count " + std::to_string(valid_[b]) +
+    if (count[b] != blocks_[b].valid) fail("block " + std::to_string(b) + " valid count " + std::to_string(blocks_[b].valid) +
                                     ", mapped pages " + std::to_string(count[b]));
   for (uint32_t d = 0; d < geo_.dies(); ++d) {
     const Die& die = dies_[d];
     uint64_t closed = 0, listed = 0, states[4] = {0, 0, 0, 0};
     for (uint32_t v = 0; v <= geo_.pages_per_block; ++v)
-      for (uint32_t b = die.bucket_head[v]; b != kNone; b = bnext_[b], ++listed)
-        if (valid_[b] != v || state_[b] != BlockState::Closed || listed > geo_.blocks_per_die())
+      for (uint32_t b = die.bucket_head[v]; b != kNone; b = blocks_[b].next, ++listed)
+        if (blocks_[b].valid != v || blocks_[b].state != BlockState::Closed || listed > geo_.blocks_per_die())
           fail("bucket list of die " + std::to_string(d));
-    for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b) ++states[size_t(state_[b])];
+    for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b) ++states[size_t(blocks_[b].state)];
     closed = states[size_t(BlockState::Closed)];
     for (uint32_t b : die.free_blocks)
-      if (state_[b] != BlockState::Free || media_.is_programmed(geo_.first_page(BlockId(b))))
+      if (blocks_[b].state != BlockState::Free || media_.is_programmed(geo_.first_page(BlockId(b))))
         fail("free list of die " + std::to_string(d) + " holds block " + std::to_string(b) + " that is not erased");
     const uint64_t open = (die.host.block != kNone) + (die.gc.block != kNone);
     if (listed != closed || die.free_blocks.size() != states[size_t(BlockState::Free)] ||
@@ -414,10 +418,7 @@ bool PageFtl::checkpoint(Checkpoint& c) {
   c.expect(die_cap_, "valid pages a die may hold");
   c.table(l2p_, "mapping table entries");
   c.table(p2l_, "flash pages");
-  c.table(valid_, "blocks");
-  c.table(state_, "blocks");
-  c.table(bnext_, "blocks");
-  c.table(bprev_, "blocks");
+  c.table(blocks_, "blocks");
   c.table(closed_at_, "blocks");
   c.table(die_valid_, "dies");
   c.expect<uint64_t>(dies_.size(), "dies");

@@ -71,7 +71,7 @@ bool PageFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)
     throw FtlConfigError("ftl.gc.policy", "the steady state phase models greedy GC only, not " +
                                               std::string(gc_policy_name(picker_.policy())));
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
-    if (state_[b] != BlockState::Free || media_.is_programmed(geo_.first_page(BlockId(b))))
+    if (blocks_[b].state != BlockState::Free || media_.is_programmed(geo_.first_page(BlockId(b))))
       throw std::logic_error("page FTL: steady state asked of a drive that is not empty");
   const uint32_t ppb = geo_.pages_per_block, blocks = geo_.blocks_per_die(), dies = geo_.dies();
   // Free blocks: the watermark plus the one the next host write opens.
@@ -135,7 +135,7 @@ bool PageFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)
           media_.program(BlockId(block), page, {});  // stale: overwritten since
         }
       }
-      valid_[block] = uint16_t(want);
+      blocks_[block].valid = uint16_t(want);
       seq_ += ppb;
       close_block(block);
     }

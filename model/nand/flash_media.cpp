@@ -9,12 +9,9 @@ FlashMedia::FlashMedia(const FlashGeometry& g, bool track_content)
   if (track_content) content_.resize(g.pages());
 }
 
-void FlashMedia::program(BlockId b, uint32_t page, PageContent c) {
-  if (page != write_ptr_[b.v])
-    throw FlashRuleViolation("program of page " + std::to_string(page) + " in block " + std::to_string(b.v) +
-                             " out of order (next erased page is " + std::to_string(write_ptr_[b.v]) + ")");
-  ++write_ptr_[b.v];
-  if (!content_.empty()) content_[uint64_t(b.v) * geometry_.pages_per_block + page] = c;
+void FlashMedia::out_of_order(BlockId b, uint32_t page) const {
+  throw FlashRuleViolation("program of page " + std::to_string(page) + " in block " + std::to_string(b.v) +
+                           " out of order (next erased page is " + std::to_string(write_ptr_[b.v]) + ")");
 }
 
 void FlashMedia::program_untracked(BlockId b, uint32_t n) {
@@ -25,10 +22,8 @@ void FlashMedia::program_untracked(BlockId b, uint32_t n) {
   write_ptr_[b.v] += n;
 }
 
-PageContent FlashMedia::read(BlockId b, uint32_t page) const {
-  if (page >= write_ptr_[b.v])
-    throw FlashRuleViolation("read of erased page " + std::to_string(page) + " of block " + std::to_string(b.v));
-  return content_.empty() ? PageContent{} : content_[uint64_t(b.v) * geometry_.pages_per_block + page];
+void FlashMedia::erased_read(BlockId b, uint32_t page) const {
+  throw FlashRuleViolation("read of erased page " + std::to_string(page) + " of block " + std::to_string(b.v));
 }
 
 void FlashMedia::checkpoint(Checkpoint& c) {

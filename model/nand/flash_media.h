@@ -30,7 +30,12 @@ class FlashMedia {
   FlashMedia(const FlashGeometry& g, bool track_content);
 
   // Program page `page` of block `b`: it must be the block's next erased page.
-  void program(BlockId b, uint32_t page, PageContent c);
+  // (Inline, its error out of line: GC calls it for every page it moves.)
+  void program(BlockId b, uint32_t page, PageContent c) {
+    if (page != write_ptr_[b.v]) out_of_order(b, page);
+    ++write_ptr_[b.v];
+    if (!content_.empty()) content_[uint64_t(b.v) * geometry_.pages_per_block + page] = c;
+  }
   // Program the next `n` pages of block `b` at once, holding no tracked
   // content: a functional copy of many pages (a block FTL's merge while
   // preconditioning) in one step. Only while content tracking is off.
@@ -43,7 +48,10 @@ class FlashMedia {
     if (erasing) __builtin_prefetch(&erase_count_[b.v]);
   }
   // Read a programmed page.
-  PageContent read(BlockId b, uint32_t page) const;
+  PageContent read(BlockId b, uint32_t page) const {
+    if (page >= write_ptr_[b.v]) erased_read(b, page);
+    return content_.empty() ? PageContent{} : content_[uint64_t(b.v) * geometry_.pages_per_block + page];
+  }
   PageContent read(Ppn p) const { return read(geometry_.block_of(p), geometry_.page_in_block(p)); }
   void erase(BlockId b);
 
@@ -63,6 +71,10 @@ class FlashMedia {
   void checkpoint(Checkpoint& c);
 
  private:
+  // The errors of program() and read() (a broken flash rule): they throw.
+  [[noreturn]] __attribute__((noinline, cold)) void out_of_order(BlockId b, uint32_t page) const;
+  [[noreturn]] __attribute__((noinline, cold)) void erased_read(BlockId b, uint32_t page) const;
+
   FlashGeometry geometry_;
   // (Per block, looked up at random: huge pages, big_table.h.)
   ftl::BigTable<uint32_t> write_ptr_;   // next programmable page per block

@@ -14,8 +14,9 @@ namespace {
 constexpr char kMagic[] = "ssdsim drive state";
 // 2: dftl's translation-page cursor; 3: not the block FTL's per-flush
 // scratch (its last op per die, set afresh by every flush); 4: the page
-// FTL's per-block fields in one record
-constexpr uint32_t kFormat = 4;
+// FTL's per-block fields in one record; 5: dftl's map cache as its LRU
+// order, not per-LPN links
+constexpr uint32_t kFormat = 5;
 
 // The walk shared by save and load, after the header.
 void body(Checkpoint& c, const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow) {

@@ -61,29 +61,76 @@ DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media, const Sizing& s)
                                 " translation pages of the dftl FTL");
   l2p_.resize(user_pages_ + tpages_, kNone);  // the GTD after the user pages
   flags_.assign(user_pages_, 0);
-  prev_.assign(user_pages_, kNone);
-  next_.assign(user_pages_, kNone);
+  slot_.assign(user_pages_, kNone);
+  pool_.reserve(capacity_);
   on_flash_.assign(user_pages_, kNone);
   dirty_.assign(tpages_, 0);
 }
 
-void DftlFtl::unlink(uint32_t lpn) {
-  const uint32_t p = prev_[lpn], n = next_[lpn];
-  (p != kNone ? next_[p] : head_) = n;
-  (n != kNone ? prev_[n] : tail_) = p;
+bool DftlFtl::checkpoint(Checkpoint& c) {
+  PageFtl::checkpoint(c);  // the blocks, the full table and GC
+  c.section("dftl map cache");
+  c.expect(per_tpage_, "entries per translation page");
+  c.expect(tpages_, "translation pages");
+  c.expect(capacity_, "map cache entries");
+  c.value(cached_);
+  if (c.loading() && cached_ > capacity_) c.fail("more cached entries than the cache holds");
+  c.table(flags_, "logical pages");
+  // The cache's LPNs in LRU order, most recent first (any pool layout of
+  // them serves: slots are not saved).
+  std::vector<uint32_t> order;
+  if (c.loading()) order.resize(cached_);
+  else
+    for (uint32_t s = head_; s != kNone; s = pool_[s].next) order.push_back(pool_[s].lpn);
+  c.table(order, "cached entries");
+  if (c.loading()) {
+    pool_.clear();
+    free_ = head_ = tail_ = kNone;
+    for (auto l = order.rbegin(); l != order.rend(); ++l) {
+      if (*l >= user_pages_) c.fail("a cached entry of LPN " + std::to_string(*l) + " beyond the drive");
+      push_front(*l);
+    }
+  }
+  c.table(on_flash_, "logical pages");
+  c.value(tpage_version_);
+  c.value(tpage_cursor_.die);
+  c.value(tpage_cursor_.turn);
+  c.value(map_);
+  if (c.loading()) dirty_ = dirty_counts();
+  if (c.loading() && tpage_cursor_.die >= geo_.dies()) c.fail("translation-page cursor beyond the dies");
+  return true;
+}
+
+void DftlFtl::unlink(uint32_t s) {
+  const Node& n = pool_[s];
+  (n.prev != kNone ? pool_[n.prev].next : head_) = n.next;
+  (n.next != kNone ? pool_[n.next].prev : tail_) = n.prev;
+}
+
+void DftlFtl::link_front(uint32_t s) {
+  pool_[s].prev = kNone;
+  pool_[s].next = head_;
+  (head_ != kNone ? pool_[head_].prev : tail_) = s;
+  head_ = s;
 }
 
 void DftlFtl::push_front(uint32_t lpn) {
-  prev_[lpn] = kNone;
-  next_[lpn] = head_;
-  (head_ != kNone ? prev_[head_] : tail_) = lpn;
-  head_ = lpn;
+  uint32_t s = free_;
+  if (s != kNone) {
+    free_ = pool_[s].next;
+  } else {
+    s = uint32_t(pool_.size());
+    pool_.push_back(Node{});
+  }
+  pool_[s].lpn = lpn;
+  slot_[lpn] = s;
+  link_front(s);
 }
 
 int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
   if (flags_[lpn] & kCached) {
     ++map_.hits;
-    if (head_ != lpn) unlink(lpn), push_front(lpn);
+    to_front(lpn);
     return -1;
   }
   ++map_.misses;
@@ -91,7 +138,7 @@ int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
   // run GC, whose moves can bring entries (even this one) into the cache.
   while (cached_ >= capacity_) evict(work);
   if (flags_[lpn] & kCached) {  // GC moved this page just now: its entry is known
-    unlink(lpn), push_front(lpn);
+    to_front(lpn);
     return -1;
   }
   flags_[lpn] = kCached;
@@ -106,15 +153,20 @@ int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
 }
 
 uint32_t DftlFtl::pop_lru() {
-  const uint32_t victim = tail_;
-  // Unlink the tail (its next_ is known to be none: not read, a cache miss).
-  tail_ = prev_[victim];
-  (tail_ != kNone ? next_[tail_] : head_) = kNone;
+  const uint32_t s = tail_, victim = pool_[s].lpn;
+  tail_ = pool_[s].prev;
+  (tail_ != kNone ? pool_[tail_].next : head_) = kNone;
+  pool_[s].next = free_;  // the slot is free
+  free_ = s;
   --cached_;
-  // The next victim is a long-unused, hence uncached, entry: fetch what its
-  // eviction will touch while this one's work goes on.
-  if (tail_ != kNone)
-    __builtin_prefetch(&prev_[tail_]), __builtin_prefetch(&flags_[tail_]), __builtin_prefetch(&next_[tail_], 1);
+  // The next victims are long-unused entries: fetch the next one's flags,
+  // which its eviction reads, and the node after it, while this one's work
+  // goes on. (This tail's node was fetched so by the eviction before.)
+  if (tail_ != kNone) {
+    const Node& n = pool_[tail_];
+    __builtin_prefetch(&flags_[n.lpn], 1);
+    if (n.prev != kNone) __builtin_prefetch(&pool_[n.prev], 1);
+  }
   flags_[victim] &= uint8_t(~kCached);
   return victim;
 }
@@ -269,8 +321,7 @@ bool DftlFtl::background(FtlWork& work) {
 
 void DftlFtl::prefetch(Lpn lpn, int stage) const {
   PageFtl::prefetch(lpn, stage);
-  if (stage == 0) __builtin_prefetch(&flags_[lpn.v]), __builtin_prefetch(&prev_[lpn.v]),
-                  __builtin_prefetch(&next_[lpn.v]);
+  if (stage == 0) __builtin_prefetch(&flags_[lpn.v]), __builtin_prefetch(&slot_[lpn.v]);
 }
 
 void DftlFtl::reset_stats() {
@@ -338,7 +389,7 @@ void DftlFtl::warm_cache(uint64_t seed, uint64_t touches) {
   for (uint64_t i = 0; i < touches; ++i) {
     const uint32_t lpn = uint32_t(rng.below(user_pages_));
     if (flags_[lpn] & kCached) {
-      if (head_ != lpn) unlink(lpn), push_front(lpn);
+      to_front(lpn);
     } else {
       while (cached_ >= capacity_) drop_lru();
       push_front(lpn);
@@ -354,15 +405,22 @@ void DftlFtl::check_consistency() const {
   PageFtl::check_consistency();  // l2p_ (data and GTD) vs p2l_ vs valid counts
   auto fail = [](const std::string& what) { throw std::logic_error("dftl FTL inconsistent: " + what); };
   uint64_t listed = 0;
-  for (uint32_t l = head_, p = kNone; l != kNone; p = l, l = next_[l]) {
-    if (!(flags_[l] & kCached)) fail("LPN " + std::to_string(l) + " in the LRU list but not cached");
-    if (prev_[l] != p) fail("LRU list broken at LPN " + std::to_string(l));
+  uint32_t p = kNone;  // the slot walked last
+  for (uint32_t s = head_; s != kNone; p = s, s = pool_[s].next) {
+    if (s >= pool_.size()) fail("LRU list links to slot " + std::to_string(s) + " past the pool");
+    const uint32_t l = pool_[s].lpn;
+    if (l >= user_pages_ || !(flags_[l] & kCached)) fail("LPN " + std::to_string(l) + " in the LRU list but not cached");
+    if (pool_[s].prev != p) fail("LRU list broken at LPN " + std::to_string(l));
+    if (slot_[l] != s) fail("LPN " + std::to_string(l) + " twice in the LRU list, or its slot lost");
     if (++listed > cached_) fail("LRU list longer than the cache count");
   }
+  if (p != tail_) fail("the LRU list's cold end is not its last entry");
   if (listed != cached_ || cached_ > capacity_)
     fail("cache holds " + std::to_string(listed) + " entries, count " + std::to_string(cached_) + ", capacity " +
          std::to_string(capacity_));
+  uint64_t flagged = 0;  // entries flagged cached: the list holds every one
   for (uint64_t l = 0; l < user_pages_; ++l) {
+    flagged += flags_[l] & kCached;
     if (flags_[l] == kDirty) fail("LPN " + std::to_string(l) + " dirty but not cached");
     // A clean entry is what its translation page on flash says.
     if (!(flags_[l] & kDirty) && on_flash_[l] != l2p_[l])
@@ -370,6 +428,7 @@ void DftlFtl::check_consistency() const {
     if (on_flash_[l] != kNone && l2p_[user_pages_ + l / per_tpage_] == kNone)
       fail("LPN " + std::to_string(l) + " written back but its translation page is unmapped");
   }
+  if (flagged != listed) fail(std::to_string(flagged) + " entries flagged cached, " + std::to_string(listed) + " listed");
   const std::vector<uint32_t> dirty = dirty_counts();
   for (uint64_t t = 0; t < tpages_; ++t)
     if (dirty[t] != dirty_[t])

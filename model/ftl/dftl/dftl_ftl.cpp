@@ -43,6 +43,9 @@ DftlFtl::Sizing DftlFtl::sizing(const FtlParams& p) {
                   : "the DRAM left after the write cache (" + std::to_string(p.dram_bytes) + " bytes)"));
   // A cache larger than the whole table holds the whole table.
   s.capacity = std::min<uint64_t>(want / entry, user_pages);
+  if (s.capacity > kMaxCacheEntries / 2)  // (GC may overfill it for a while: room for that)
+    throw FtlConfigError("ftl.map_cache", "the map cache holds at most " + std::to_string(kMaxCacheEntries / 2) +
+                                              " entries (" + std::to_string(s.capacity) + " asked)");
   return s;
 }
 
@@ -62,7 +65,7 @@ DftlFtl::DftlFtl(const FtlParams& p, FlashMedia& media, const Sizing& s)
   l2p_.resize(user_pages_ + tpages_, kNone);  // the GTD after the user pages
   flags_.assign(user_pages_, 0);
   slot_.assign(user_pages_, kNone);
-  pool_.reserve(capacity_);
+  ring_.assign(size_t(std::min<uint64_t>(2 * capacity_ + 64, kNone)), kNone);
   on_flash_.assign(user_pages_, kNone);
   dirty_.assign(tpages_, 0);
 }
@@ -76,16 +79,17 @@ bool DftlFtl::checkpoint(Checkpoint& c) {
   c.value(cached_);
   if (c.loading() && cached_ > capacity_) c.fail("more cached entries than the cache holds");
   c.table(flags_, "logical pages");
-  // The cache's LPNs in LRU order, most recent first (any pool layout of
-  // them serves: slots are not saved).
+  // The cache's LPNs in LRU order, most recent first (its ring is rebuilt
+  // from them: the dead entries are not saved).
   std::vector<uint32_t> order;
   if (c.loading()) order.resize(cached_);
   else
-    for (uint32_t s = head_; s != kNone; s = pool_[s].next) order.push_back(pool_[s].lpn);
+    for (uint64_t n = head_; n-- > tail_;)
+      if (const uint32_t l = ring_[ring_pos(n)]; slot_[l] == ring_pos(n)) order.push_back(l);
   c.table(order, "cached entries");
   if (c.loading()) {
-    pool_.clear();
-    free_ = head_ = tail_ = kNone;
+    for (uint64_t n = tail_; n < head_; ++n) slot_[ring_[ring_pos(n)]] = kNone;
+    head_ = tail_ = 0;
     for (auto l = order.rbegin(); l != order.rend(); ++l) {
       if (*l >= user_pages_) c.fail("a cached entry of LPN " + std::to_string(*l) + " beyond the drive");
       push_front(*l);
@@ -101,30 +105,22 @@ bool DftlFtl::checkpoint(Checkpoint& c) {
   return true;
 }
 
-void DftlFtl::unlink(uint32_t s) {
-  const Node& n = pool_[s];
-  (n.prev != kNone ? pool_[n.prev].next : head_) = n.next;
-  (n.next != kNone ? pool_[n.next].prev : tail_) = n.prev;
-}
-
-void DftlFtl::link_front(uint32_t s) {
-  pool_[s].prev = kNone;
-  pool_[s].next = head_;
-  (head_ != kNone ? pool_[head_].prev : tail_) = s;
-  head_ = s;
-}
-
 void DftlFtl::push_front(uint32_t lpn) {
-  uint32_t s = free_;
-  if (s != kNone) {
-    free_ = pool_[s].next;
-  } else {
-    s = uint32_t(pool_.size());
-    pool_.push_back(Node{});
-  }
-  pool_[s].lpn = lpn;
-  slot_[lpn] = s;
-  link_front(s);
+  if (head_ - tail_ == ring_.size()) compact_ring();
+  slot_[lpn] = uint32_t(ring_pos(head_));  // (an entry before it, if any, is dead now)
+  ring_[ring_pos(head_++)] = lpn;
+}
+
+void DftlFtl::compact_ring() {
+  std::vector<uint32_t> live;
+  live.reserve(cached_);
+  for (uint64_t n = tail_; n < head_; ++n)
+    if (const uint32_t l = ring_[ring_pos(n)]; slot_[l] == ring_pos(n)) live.push_back(l);
+  if (live.size() > kMaxCacheEntries) throw std::logic_error("dftl FTL: map cache overfilled to " + std::to_string(live.size()) + " entries");
+  if (2 * live.size() + 64 > ring_.size()) ring_.resize(2 * live.size() + 64);
+  for (size_t i = 0; i < live.size(); ++i) ring_[i] = live[i], slot_[live[i]] = uint32_t(i);
+  tail_ = 0;
+  head_ = live.size();
 }
 
 int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
@@ -153,22 +149,26 @@ int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
 }
 
 uint32_t DftlFtl::pop_lru() {
-  const uint32_t s = tail_, victim = pool_[s].lpn;
-  tail_ = pool_[s].prev;
-  (tail_ != kNone ? pool_[tail_].next : head_) = kNone;
-  pool_[s].next = free_;  // the slot is free
-  free_ = s;
-  --cached_;
-  // The next victims are long-unused entries: fetch the next one's flags,
-  // which its eviction reads, and the node after it, while this one's work
-  // goes on. (This tail's node was fetched so by the eviction before.)
-  if (tail_ != kNone) {
-    const Node& n = pool_[tail_];
-    __builtin_prefetch(&flags_[n.lpn], 1);
-    if (n.prev != kNone) __builtin_prefetch(&pool_[n.prev], 1);
+  // The oldest live entry; the dead ones before it go. Entries some way
+  // ahead are fetched now: their slots and flags, which the evictions
+  // after this one read (with random writes and a small cache, nearly
+  // every entry is live: one a write, and several more for GC's moves).
+  constexpr uint64_t kAhead = 16;
+  for (;; ++tail_) {
+    if (tail_ == head_) throw std::logic_error("dftl FTL: eviction from an empty map cache");
+    if (tail_ + kAhead < head_) {
+      const uint32_t next = ring_[ring_pos(tail_ + kAhead)];
+      __builtin_prefetch(&slot_[next], 1), __builtin_prefetch(&flags_[next], 1);
+    }
+    const size_t pos = ring_pos(tail_);
+    const uint32_t victim = ring_[pos];
+    if (slot_[victim] != pos) continue;
+    ++tail_;
+    slot_[victim] = kNone;
+    --cached_;
+    flags_[victim] &= uint8_t(~kCached);
+    return victim;
   }
-  flags_[victim] &= uint8_t(~kCached);
-  return victim;
 }
 
 void DftlFtl::evict(FtlWork& work) {
@@ -405,22 +405,21 @@ void DftlFtl::check_consistency() const {
   PageFtl::check_consistency();  // l2p_ (data and GTD) vs p2l_ vs valid counts
   auto fail = [](const std::string& what) { throw std::logic_error("dftl FTL inconsistent: " + what); };
   uint64_t listed = 0;
-  uint32_t p = kNone;  // the slot walked last
-  for (uint32_t s = head_; s != kNone; p = s, s = pool_[s].next) {
-    if (s >= pool_.size()) fail("LRU list links to slot " + std::to_string(s) + " past the pool");
-    const uint32_t l = pool_[s].lpn;
-    if (l >= user_pages_ || !(flags_[l] & kCached)) fail("LPN " + std::to_string(l) + " in the LRU list but not cached");
-    if (pool_[s].prev != p) fail("LRU list broken at LPN " + std::to_string(l));
-    if (slot_[l] != s) fail("LPN " + std::to_string(l) + " twice in the LRU list, or its slot lost");
-    if (++listed > cached_) fail("LRU list longer than the cache count");
-  }
-  if (p != tail_) fail("the LRU list's cold end is not its last entry");
-  if (listed != cached_ || cached_ > capacity_)
+  if (head_ < tail_ || head_ - tail_ > ring_.size()) fail("map cache ring holds more than its size");
+  for (uint64_t n = tail_; n < head_; ++n) {
+    const uint32_t l = ring_[ring_pos(n)];
+    if (l >= user_pages_) fail("map cache ring holds LPN " + std::to_string(l) + " beyond the drive");
+    if (slot_[l] != ring_pos(n)) continue;  // a dead entry: a later touch, or evicted
+    if (!(flags_[l] & kCached)) fail("LPN " + std::to_string(l) + " in the LRU order but not cached");
+    ++listed;
+  }  if (listed != cached_ || cached_ > capacity_)
     fail("cache holds " + std::to_string(listed) + " entries, count " + std::to_string(cached_) + ", capacity " +
          std::to_string(capacity_));
-  uint64_t flagged = 0;  // entries flagged cached: the list holds every one
+  uint64_t flagged = 0;  // entries flagged cached: the ring holds every one
   for (uint64_t l = 0; l < user_pages_; ++l) {
     flagged += flags_[l] & kCached;
+    if ((flags_[l] & kCached) != 0 && (slot_[l] >= ring_.size() || ring_[slot_[l]] != l))
+      fail("LPN " + std::to_string(l) + " cached but not in the LRU order");
     if (flags_[l] == kDirty) fail("LPN " + std::to_string(l) + " dirty but not cached");
     // A clean entry is what its translation page on flash says.
     if (!(flags_[l] & kDirty) && on_flash_[l] != l2p_[l])

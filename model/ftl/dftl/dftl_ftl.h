@@ -70,6 +70,8 @@ class DftlFtl : public PageFtl {
 
  private:
   static constexpr uint8_t kCached = 1, kDirty = 2;
+  // The ring's positions are 32-bit (slot_), and it holds twice its live entries.
+  static constexpr uint64_t kMaxCacheEntries = (uint64_t(kNone) - 64) / 2;
   // What the parameters make of the table, checked before the page FTL
   // under this one builds its own (constructor delegation).
   struct Sizing {
@@ -113,16 +115,16 @@ class DftlFtl : public PageFtl {
   // steady_state(): `touches` uniformly random entries made cached and
   // dirty, with the cache's evictions and write-backs but no flash work.
   void warm_cache(uint64_t seed, uint64_t touches);
-  // The LRU list (slots of pool_): take slot `s` out; put it at the most
-  // recently used end; `lpn` (cached) to that end; `lpn` (not cached) into
-  // the list there, in a free slot.
-  void unlink(uint32_t s);
-  void link_front(uint32_t s);
+  // The LRU order (ring_): `lpn` (cached) becomes the most recently used;
+  // `lpn` (not cached) enters as the most recently used.
   void to_front(uint32_t lpn) {
-    const uint32_t s = slot_[lpn];
-    if (s != head_) unlink(s), link_front(s);
+    if (slot_[lpn] != ring_pos(head_ - 1)) push_front(lpn);
   }
   void push_front(uint32_t lpn);
+  size_t ring_pos(uint64_t n) const { return size_t(n % ring_.size()); }
+  // The ring full: keep only its live entries, in order, in a ring of room
+  // for them and as many again.
+  void compact_ring();
 
   uint32_t per_tpage_;  // entries per translation page
   uint64_t tpages_;     // translation pages of the full table
@@ -131,21 +133,18 @@ class DftlFtl : public PageFtl {
   DieCursor tpage_cursor_;  // where the next translation page goes (one per die in turn)
   // (The per-LPN tables are looked up at random: huge pages, big_table.h.)
   BigTable<uint8_t> flags_;          // per LPN: kCached, kDirty
-  // The LRU list of the cached entries: nodes in a pool of about
-  // capacity_ slots (GC may overfill the cache until the next shrink), a
-  // free slot chained to the next through `next`, and each cached LPN's
-  // slot in slot_. Every eviction steps once along the list's cold end; in
-  // the pool (12 bytes a cached entry) those steps stay within the CPU's
-  // cache, where links kept per LPN (8 bytes a logical page) made each a
-  // miss into a table of the whole drive: 65 % of a write's time with a
-  // 2 MiB map cache on the 32 GiB bench drive.
-  struct Node {
-    uint32_t lpn, prev, next;  // prev / next: slots (kNone at the ends)
-  };
-  std::vector<Node> pool_;
-  uint32_t free_ = kNone;                 // first free slot
-  BigTable<uint32_t> slot_;               // per LPN: its node's slot while cached
-  uint32_t head_ = kNone, tail_ = kNone;  // slots: most / least recently used
+  // The LRU order, as the log of touches it is: a ring of LPNs, each entry
+  // a touch (entering the cache, or a hit), oldest at tail_, newest before
+  // head_ (both counts of entries ever logged: positions mod the ring's
+  // size). An LPN's live entry is its last touch, the one its slot_ names;
+  // the entries before it are dead and skipped where the eviction reaches
+  // them. The least recently used entry is then the oldest live one, as in
+  // a linked list, but the eviction reads the ring in order, fetched ahead,
+  // where a list's cold end is a pointer chase (a miss per step, several
+  // steps a write once GC brings its moved pages' entries in).
+  std::vector<uint32_t> ring_;
+  uint64_t head_ = 0, tail_ = 0;
+  BigTable<uint32_t> slot_;  // per LPN: its live entry's ring position while cached
   // What the translation pages on flash say for each LPN: a clean entry
   // must agree with l2p_ (checked by check_consistency).
   BigTable<uint32_t> on_flash_;

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,33 @@ TEST(DftlFtl, LruHitsMissesAndTranslationPageTraffic) {
   EXPECT_EQ(stat(f, "map_entries_written_back"), 4);
   EXPECT_EQ(f.stats().flash_pages_written, 4u + 2u);  // host pages + translation pages
   EXPECT_TRUE(f.cached(Lpn(3)) && f.cached(Lpn(2)) && f.cached(Lpn(0)) && !f.cached(Lpn(1)));
+  f.check_consistency();
+}
+
+TEST(DftlFtl, CacheHoldsExactlyWhatAPlainLruHoldsThroughManyHits) {
+  // A cache of 5 entries: its LRU order is a ring of touches, which hits fill
+  // with dead entries (the ring, of 2 x 5 + 64 places, is packed again and
+  // again). After every read the cached set is that of a plain LRU list.
+  FlashMedia media(small_geometry(), true);
+  ftl::DftlFtl f(params(5), media);
+  ftl::FtlWork w;
+  for (uint32_t l = 0; l < 40; ++l) f.write(Lpn(l), 1, w);  // mapped, and the cache's 5 newest
+  std::vector<uint32_t> lru;  // most recent first
+  for (uint32_t l = 40; l-- > 35;) lru.push_back(l);
+  Random rng(11);
+  for (int i = 0; i < 3000; ++i) {
+    // Mostly the cached entries (hits), now and then one of the others.
+    const uint32_t l = rng.below(4) ? lru[rng.below(lru.size())] : uint32_t(rng.below(40));
+    w.clear();
+    f.read(Lpn(l), w);
+    const auto it = std::find(lru.begin(), lru.end(), l);
+    if (it != lru.end()) lru.erase(it);
+    lru.insert(lru.begin(), l);
+    if (lru.size() > 5) lru.pop_back();
+    for (uint32_t k = 0; k < 40; ++k)
+      ASSERT_EQ(f.cached(Lpn(k)), std::find(lru.begin(), lru.end(), k) != lru.end()) << "read " << i << ", LPN " << k;
+  }
+  EXPECT_GT(stat(f, "map_cache_hits"), 2000);
   f.check_consistency();
 }
 

@@ -243,12 +243,13 @@ void DftlFtl::on_moved(uint32_t id) {
   }
   {
     // GC walks its victim in page order: fetch the entry state of a page a
-    // few ahead (the die's victim is the one being collected now).
+    // few ahead (the die's victim is the one being collected now): its
+    // flags, and its ring position, written if it enters the cache.
     const Die& d = dies_[l2p_[id] / geo_.pages_per_block / geo_.blocks_per_die()];
     const uint32_t ahead = d.victim_cursor + 8;
     if (d.victim != kNone && ahead < geo_.pages_per_block) {
       const uint32_t next = p2l_[d.victim * geo_.pages_per_block + ahead];
-      if (next < user_pages_) __builtin_prefetch(&flags_[next]);
+      if (next < user_pages_) __builtin_prefetch(&flags_[next], 1), __builtin_prefetch(&slot_[next], 1);
     }
   }
   if (!(flags_[id] & kCached)) {

@@ -60,7 +60,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
       ftl_(build_ftl(cfg, media_)),
-      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0) {
+      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0, fgeo_.dies()) {
   // (An FTL without FtlTableBytes, checked now it is built; first, as the
   // destructor does not run if this throws.)
   if (const std::string why = dram_shortfall(cfg, ftl_->map_bytes()); !why.empty())
@@ -362,7 +362,12 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
     suspendable_ = cfg_.nand.suspend;  // the host has its completion: a read may suspend the destage
     write_pages(cmd, l, n, &slots[l - first], cmd.data_tag, ends);
     suspendable_ = false;
-    for (uint32_t k = 0; k < n; ++k) cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag);
+    for (uint32_t k = 0; k < n; ++k) {
+      // The die its destage program runs on (none known: the FTL holds the
+      // page in a buffer of its own).
+      const Ppn p = ftl_->lookup(Lpn(uint32_t(l + k)));
+      cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag, p.valid() ? fgeo_.die_of(p).v : fgeo_.dies());
+    }
     l += n;
   }
   delay = done - now;

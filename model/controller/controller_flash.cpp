@@ -221,11 +221,7 @@ void Controller::resumed(uint32_t die, const std::vector<std::pair<sc_time, sc_t
     }
     a.end = to;
   }
-  if (!cache_.enabled()) return;
-  cache_.postpone(moves, [&](uint32_t lpn) {
-    const Ppn p = ftl_->lookup(Lpn(lpn));
-    return p.valid() && fgeo_.die_of(p).v == die;
-  });
+  if (cache_.enabled()) cache_.postpone(die, moves);
 }
 
 void Controller::plan_view(const std::vector<ftl::FlashOp>& ops, std::vector<Planned>& out) {

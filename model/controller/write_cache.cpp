@@ -5,67 +5,80 @@
 namespace ssd {
 
 void WriteCache::release_until(const sc_time& t) {
-  while (!slots_.empty() && slots_.begin()->first <= t) {
-    auto [release, lpn] = *slots_.begin();
-    slots_.erase(slots_.begin());
-    auto it = resident_.find(lpn);
-    if (it != resident_.end() && it->second.release == release) resident_.erase(it);
+  if (slots_ == 0 || t < next_release_) return;  // (most calls: nothing has ended yet)
+  bool any = false;
+  sc_time next;
+  for (std::deque<Slot>& q : dies_) {
+    while (!q.empty() && q.front().release <= t) {
+      const Slot s = q.front();
+      q.pop_front();
+      --slots_;
+      auto it = resident_.find(s.lpn);
+      if (it != resident_.end() && it->second.release == s.release) resident_.erase(it);
+    }
+    if (!q.empty() && (!any || q.front().release < next)) next = q.front().release, any = true;
   }
+  next_release_ = next;
 }
 
 sc_time WriteCache::admit(const sc_time& at) {
   release_until(at);
   ++held_;
-  if (slots_.size() + held_ <= capacity_ || slots_.empty()) return at;
+  if (slots_ + held_ <= capacity_ || slots_ == 0) return at;
   // Full: wait for the earliest destage; its slot is ours.
-  const sc_time t = slots_.begin()->first;
+  sc_time t = dies_.back().empty() ? sc_time() : dies_.back().front().release;
+  bool any = !dies_.back().empty();
+  for (const std::deque<Slot>& q : dies_)
+    if (!q.empty() && (!any || q.front().release < t)) t = q.front().release, any = true;
   release_until(t);
   return std::max(at, t);
 }
 
-void WriteCache::insert(uint32_t lpn, const sc_time& release, uint64_t tag) {
+void WriteCache::insert(uint32_t lpn, const sc_time& release, uint64_t tag, uint32_t die) {
   if (held_) --held_;
-  slots_.insert({release, lpn});
+  std::deque<Slot>& q = dies_[std::min<size_t>(die, dies_.size() - 1)];
+  // Programs on a die mostly end in the order they are booked: at the back.
+  if (q.empty() || !(release < q.back().release))
+    q.push_back({release, lpn});
+  else
+    q.insert(std::upper_bound(q.begin(), q.end(), release, [](const sc_time& r, const Slot& s) { return r < s.release; }),
+             {release, lpn});
+  if (slots_++ == 0 || release < next_release_) next_release_ = release;
   resident_[lpn] = {release, tag};
   drained_ = std::max(drained_, release);
 }
 
-void WriteCache::postpone(const std::vector<std::pair<sc_time, sc_time>>& moves,
-                          const std::function<bool(uint32_t)>& on_die) {
+void WriteCache::postpone(uint32_t die, const std::vector<std::pair<sc_time, sc_time>>& moves) {
   if (moves.empty()) return;
-  moving_.clear();
-  // A slot moves with the move whose `from` is its release time. Each slot
-  // is matched against its time before any move (the moves' `from`s are
-  // distinct and each `to` is later than its `from`), so the order of the
-  // matching does not matter.
-  const auto take = [&](std::multiset<Slot>::iterator& it, const sc_time& to) {
-    if (!on_die(it->second)) {
-      ++it;
-      return;
-    }
-    auto r = resident_.find(it->second);
-    if (r != resident_.end() && r->second.release == it->first) r->second.release = to;
-    moving_.emplace_back(slots_.extract(it++), to);
-  };
-  if (moves.size() * 16 < slots_.size()) {  // a few moves: a search for each
-    for (const auto& [from, to] : moves)
-      for (auto it = slots_.lower_bound({from, 0}); it != slots_.end() && it->first == from;) take(it, to);
-  } else {  // many (a read suspending a deep queue): one walk over the slots they span, at most 16 a move
-    auto m = moves.rbegin();  // earliest `from` first
-    for (auto it = slots_.lower_bound({m->first, 0}); it != slots_.end() && m != moves.rend();) {
-      if (it->first < m->first)
-        ++it;
-      else if (it->first > m->first)
-        ++m;
-      else
-        take(it, m->second);
-    }
-  }
-  for (auto& [slot, to] : moving_) {
-    slot.value().first = to;
-    slots_.insert(std::move(slot));
-  }
   for (const auto& move : moves) drained_ = std::max(drained_, move.second);
+  if (die >= dies_.size() - 1) return;
+  std::deque<Slot>& q = dies_[die];
+  // The moves, earliest `from` first, against the die's slots from the
+  // first released at or after it: one walk.
+  auto m = moves.rbegin();
+  auto it = std::lower_bound(q.begin(), q.end(), m->first, [](const Slot& s, const sc_time& t) { return s.release < t; });
+  auto first = q.end(), last = q.end();  // the first and last slot moved
+  for (; it != q.end() && m != moves.rend();) {
+    if (it->release < m->first) {
+      ++it;
+    } else if (m->first < it->release) {
+      ++m;
+    } else {  // released at this move's `from`: now at its `to`
+      auto r = resident_.find(it->lpn);
+      if (r != resident_.end() && r->second.release == it->release) r->second.release = m->second;
+      it->release = m->second;
+      if (first == q.end()) first = it;
+      last = it++;
+    }
+  }
+  // Moves keep a die's programs in order, so the list stays sorted; should a
+  // slot not moved now end before one that was (a release that was not the
+  // end of a program on this die), sort it again.
+  if (first == q.end()) return;
+  auto stop = std::next(last);  // up to the slot after the last one moved
+  if (stop != q.end()) ++stop;
+  const auto by_release = [](const Slot& a, const Slot& b) { return a.release < b.release; };
+  if (!std::is_sorted(first, stop, by_release)) std::stable_sort(q.begin(), q.end(), by_release);
 }
 
 const WriteCache::Entry* WriteCache::holds(uint32_t lpn, const sc_time& now) const {

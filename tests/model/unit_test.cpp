@@ -104,31 +104,40 @@ TEST(WriteCache, FullCacheWaitsForTheEarliestDestage) {
 }
 
 // nand.suspend moves a die's bookings later: the slots of the pages whose
-// destage ended at a move's `from` are held until its `to`, and only the
-// pages on that die. A few moves are searched one by one, many in one walk
-// over the slots: the same answers, computed here from the moves.
+// destage program on that die ended at a move's `from` are held until its
+// `to`, and no others; computed here from the moves.
 TEST(WriteCache, PostponeHoldsTheSlotsOfTheMovedProgramsOnly) {
-  for (const size_t n_moves : {3u, 30u}) {  // 3 * 16 < 200 slots: a search each; 30: the walk
-    ssd::WriteCache c(1000);
+  for (const size_t n_moves : {3u, 30u, 66u}) {
+    ssd::WriteCache c(1000, 2);
     const auto release = [](uint32_t lpn) { return sc_time(10.0 * (lpn / 2 + 1), SC_US); };  // two pages a program
-    for (uint32_t lpn = 0; lpn < 200; ++lpn) c.insert(lpn, release(lpn));
-    std::vector<std::pair<sc_time, sc_time>> moves;  // every third program's end, latest first
+    // Programs of even index on die 0, odd on die 1, every tenth of no known die.
+    const auto die_of = [](uint32_t lpn) { return lpn % 20 >= 18 ? 2u : (lpn / 2) % 2; };
+    for (uint32_t lpn = 0; lpn < 200; ++lpn) c.insert(lpn, release(lpn), 0, die_of(lpn));
+    // Every third program's end, latest first, each moved 25 us: past the
+    // next programs' ends, as a suspension of a packed queue moves them.
+    std::vector<std::pair<sc_time, sc_time>> moves;
     for (size_t k = n_moves; k-- > 0;)
-      moves.emplace_back(sc_time(10.0 * (3 * k + 1), SC_US), sc_time(10.0 * (3 * k + 1) + 5, SC_US));
-    const auto on_die = [](uint32_t lpn) { return lpn % 4 < 2; };  // the programs of even index
-    c.postpone(moves, on_die);
+      moves.emplace_back(sc_time(10.0 * (3 * k + 1), SC_US), sc_time(10.0 * (3 * k + 1) + 25, SC_US));
+    c.postpone(0, moves);
     size_t moved = 0;
     for (uint32_t lpn = 0; lpn < 200; ++lpn) {
       const uint32_t program = lpn / 2;  // released at 10 us * (program + 1)
-      const bool is_moved = on_die(lpn) && program % 3 == 0 && program / 3 < n_moves;
-      const sc_time until = release(lpn) + sc_time(is_moved ? 5.0 : 0.0, SC_US);
+      const bool is_moved = die_of(lpn) == 0 && program % 3 == 0 && program / 3 < n_moves;
+      const sc_time until = release(lpn) + sc_time(is_moved ? 25.0 : 0.0, SC_US);
       moved += is_moved;
       EXPECT_TRUE(c.holds(lpn, until - sc_time::from_value(1))) << n_moves << " moves, lpn " << lpn;
       EXPECT_FALSE(c.holds(lpn, until)) << n_moves << " moves, lpn " << lpn;
     }
     EXPECT_GT(moved, 0u);
-    EXPECT_EQ(c.drained_at(), release(199));
+    EXPECT_EQ(c.drained_at(), std::max(release(199), moves.front().second));
   }
+  // A slot moved past the next one: a full cache then waits for that one first.
+  ssd::WriteCache full(2, 2);
+  full.admit(sc_core::SC_ZERO_TIME), full.insert(1, sc_time(100, SC_US), 0, 0);
+  full.admit(sc_core::SC_ZERO_TIME), full.insert(2, sc_time(110, SC_US), 0, 0);
+  full.postpone(0, {{sc_time(100, SC_US), sc_time(130, SC_US)}});
+  EXPECT_EQ(full.admit(sc_time(1, SC_US)), sc_time(110, SC_US));
+  EXPECT_EQ(full.admit(sc_time(1, SC_US)), sc_time(130, SC_US));
 }
 
 }  // namespace

@@ -26,8 +26,8 @@ sc_time WriteCache::admit(const sc_time& at) {
   ++held_;
   if (slots_ + held_ <= capacity_ || slots_ == 0) return at;
   // Full: wait for the earliest destage; its slot is ours.
-  sc_time t = dies_.back().empty() ? sc_time() : dies_.back().front().release;
-  bool any = !dies_.back().empty();
+  sc_time t;
+  bool any = false;  // (some die has one: slots_ > 0)
   for (const std::deque<Slot>& q : dies_)
     if (!q.empty() && (!any || q.front().release < t)) t = q.front().release, any = true;
   release_until(t);

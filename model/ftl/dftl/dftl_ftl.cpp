@@ -116,7 +116,8 @@ void DftlFtl::compact_ring() {
   live.reserve(cached_);
   for (uint64_t n = tail_; n < head_; ++n)
     if (const uint32_t l = ring_[ring_pos(n)]; slot_[l] == ring_pos(n)) live.push_back(l);
-  if (live.size() > kMaxCacheEntries) throw std::logic_error("dftl FTL: map cache overfilled to " + std::to_string(live.size()) + " entries");
+  if (live.size() > kMaxCacheEntries)
+    throw std::logic_error("dftl FTL: map cache overfilled to " + std::to_string(live.size()) + " entries");
   if (2 * live.size() + 64 > ring_.size()) ring_.resize(2 * live.size() + 64);
   for (size_t i = 0; i < live.size(); ++i) ring_[i] = live[i], slot_[live[i]] = uint32_t(i);
   tail_ = 0;
@@ -413,7 +414,8 @@ void DftlFtl::check_consistency() const {
     if (slot_[l] != ring_pos(n)) continue;  // a dead entry: a later touch, or evicted
     if (!(flags_[l] & kCached)) fail("LPN " + std::to_string(l) + " in the LRU order but not cached");
     ++listed;
-  }  if (listed != cached_ || cached_ > capacity_)
+  }
+  if (listed != cached_ || cached_ > capacity_)
     fail("cache holds " + std::to_string(listed) + " entries, count " + std::to_string(cached_) + ", capacity " +
          std::to_string(capacity_));
   uint64_t flagged = 0;  // entries flagged cached: the ring holds every one

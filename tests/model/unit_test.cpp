@@ -138,6 +138,14 @@ TEST(WriteCache, PostponeHoldsTheSlotsOfTheMovedProgramsOnly) {
   full.postpone(0, {{sc_time(100, SC_US), sc_time(130, SC_US)}});
   EXPECT_EQ(full.admit(sc_time(1, SC_US)), sc_time(110, SC_US));
   EXPECT_EQ(full.admit(sc_time(1, SC_US)), sc_time(130, SC_US));
+  // A page rewritten onto another die while its first destage runs: the
+  // first slot follows its own program (die 0), not the new copy's die.
+  ssd::WriteCache rewrite(2, 2);
+  rewrite.admit(sc_core::SC_ZERO_TIME), rewrite.insert(7, sc_time(100, SC_US), 1, 0);
+  rewrite.admit(sc_core::SC_ZERO_TIME), rewrite.insert(7, sc_time(50, SC_US), 2, 1);
+  rewrite.postpone(0, {{sc_time(100, SC_US), sc_time(200, SC_US)}});
+  EXPECT_EQ(rewrite.admit(sc_time(150, SC_US)), sc_time(150, SC_US));  // the new copy's slot is free
+  EXPECT_EQ(rewrite.admit(sc_time(150, SC_US)), sc_time(200, SC_US));  // the first program now ends at 200
 }
 
 }  // namespace

@@ -4,10 +4,16 @@
 
 namespace ssd {
 
+sc_time WriteCache::earliest() const {
+  sc_time t;
+  bool any = false;
+  for (const std::deque<Slot>& q : dies_)
+    if (!q.empty() && (!any || q.front().release < t)) t = q.front().release, any = true;
+  return t;
+}
+
 void WriteCache::release_until(const sc_time& t) {
   if (slots_ == 0 || t < next_release_) return;  // (most calls: nothing has ended yet)
-  bool any = false;
-  sc_time next;
   for (std::deque<Slot>& q : dies_) {
     while (!q.empty() && q.front().release <= t) {
       const Slot s = q.front();
@@ -16,20 +22,17 @@ void WriteCache::release_until(const sc_time& t) {
       auto it = resident_.find(s.lpn);
       if (it != resident_.end() && it->second.release == s.release) resident_.erase(it);
     }
-    if (!q.empty() && (!any || q.front().release < next)) next = q.front().release, any = true;
   }
-  next_release_ = next;
+  next_release_ = earliest();
 }
 
 sc_time WriteCache::admit(const sc_time& at) {
   release_until(at);
   ++held_;
   if (slots_ + held_ <= capacity_ || slots_ == 0) return at;
-  // Full: wait for the earliest destage; its slot is ours.
-  sc_time t;
-  bool any = false;  // (some die has one: slots_ > 0)
-  for (const std::deque<Slot>& q : dies_)
-    if (!q.empty() && (!any || q.front().release < t)) t = q.front().release, any = true;
+  // Full: wait for the earliest destage; its slot is ours. (next_release_
+  // is only a bound when release_until returned early: look.)
+  const sc_time t = earliest();
   release_until(t);
   return std::max(at, t);
 }

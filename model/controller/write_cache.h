@@ -58,6 +58,8 @@ class WriteCache {
     uint32_t lpn;
   };
   void release_until(const sc_time& t);
+  // The earliest release of a slot held (slots_ > 0).
+  sc_time earliest() const;
 
   uint64_t capacity_;
   // Per die (and a last one for slots of no known die), the slots in release

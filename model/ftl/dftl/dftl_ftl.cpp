@@ -85,7 +85,7 @@ bool DftlFtl::checkpoint(Checkpoint& c) {
   if (c.loading()) order.resize(cached_);
   else
     for (uint64_t n = head_; n-- > tail_;)
-      if (const uint32_t l = ring_[ring_pos(n)]; slot_[l] == ring_pos(n)) order.push_back(l);
+      if (live(ring_pos(n))) order.push_back(ring_[ring_pos(n)]);
   c.table(order, "cached entries");
   if (c.loading()) {
     for (uint64_t n = tail_; n < head_; ++n) slot_[ring_[ring_pos(n)]] = kNone;
@@ -112,16 +112,16 @@ void DftlFtl::push_front(uint32_t lpn) {
 }
 
 void DftlFtl::compact_ring() {
-  std::vector<uint32_t> live;
-  live.reserve(cached_);
+  std::vector<uint32_t> kept;
+  kept.reserve(cached_);
   for (uint64_t n = tail_; n < head_; ++n)
-    if (const uint32_t l = ring_[ring_pos(n)]; slot_[l] == ring_pos(n)) live.push_back(l);
-  if (live.size() > kMaxCacheEntries)
-    throw std::logic_error("dftl FTL: map cache overfilled to " + std::to_string(live.size()) + " entries");
-  if (2 * live.size() + 64 > ring_.size()) ring_.resize(2 * live.size() + 64);
-  for (size_t i = 0; i < live.size(); ++i) ring_[i] = live[i], slot_[live[i]] = uint32_t(i);
+    if (live(ring_pos(n))) kept.push_back(ring_[ring_pos(n)]);
+  if (kept.size() > kMaxCacheEntries)
+    throw std::logic_error("dftl FTL: map cache overfilled to " + std::to_string(kept.size()) + " entries");
+  if (2 * kept.size() + 64 > ring_.size()) ring_.resize(2 * kept.size() + 64);
+  for (size_t i = 0; i < kept.size(); ++i) ring_[i] = kept[i], slot_[kept[i]] = uint32_t(i);
   tail_ = 0;
-  head_ = live.size();
+  head_ = kept.size();
 }
 
 int32_t DftlFtl::load(uint32_t lpn, FtlWork& work) {
@@ -162,8 +162,8 @@ uint32_t DftlFtl::pop_lru() {
       __builtin_prefetch(&slot_[next], 1), __builtin_prefetch(&flags_[next], 1);
     }
     const size_t pos = ring_pos(tail_);
+    if (!live(pos)) continue;
     const uint32_t victim = ring_[pos];
-    if (slot_[victim] != pos) continue;
     ++tail_;
     slot_[victim] = kNone;
     --cached_;

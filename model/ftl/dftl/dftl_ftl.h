@@ -122,6 +122,8 @@ class DftlFtl : public PageFtl {
   }
   void push_front(uint32_t lpn);
   size_t ring_pos(uint64_t n) const { return size_t(n % ring_.size()); }
+  // The ring's entry at `pos` is its LPN's last touch (cached: not evicted since).
+  bool live(size_t pos) const { return slot_[ring_[pos]] == pos; }
   // The ring full: keep only its live entries, in order, in a ring of room
   // for them and as many again.
   void compact_ring();
@@ -135,8 +137,8 @@ class DftlFtl : public PageFtl {
   BigTable<uint8_t> flags_;          // per LPN: kCached, kDirty
   // The LRU order, as the log of touches it is: a ring of LPNs, each entry
   // a touch (entering the cache, or a hit), oldest at tail_, newest before
-  // head_ (both counts of entries ever logged: positions mod the ring's
-  // size). An LPN's live entry is its last touch, the one its slot_ names;
+  // head_ (both counts of entries logged since the ring was last packed:
+  // positions mod the ring's size). An LPN's live entry is its last touch, the one its slot_ names;
   // the entries before it are dead and skipped where the eviction reaches
   // them. The least recently used entry is then the oldest live one, as in
   // a linked list, but the eviction reads the ring in order, fetched ahead,

@@ -20,7 +20,7 @@ void WriteCache::release_until(const sc_time& t) {
       q.pop_front();
       --slots_;
       auto it = resident_.find(s.lpn);
-      if (it != resident_.end() && it->second.release == s.release) resident_.erase(it);
+      if (it != resident_.end() && it->second.seq == s.seq) resident_.erase(it);
     }
   }
   next_release_ = earliest();
@@ -40,14 +40,15 @@ sc_time WriteCache::admit(const sc_time& at) {
 void WriteCache::insert(uint32_t lpn, const sc_time& release, uint64_t tag, uint32_t die) {
   if (held_) --held_;
   std::deque<Slot>& q = dies_[std::min<size_t>(die, dies_.size() - 1)];
+  const Slot slot{release, lpn, ++inserts_};
   // Programs on a die mostly end in the order they are booked: at the back.
   if (q.empty() || !(release < q.back().release))
-    q.push_back({release, lpn});
+    q.push_back(slot);
   else
     q.insert(std::upper_bound(q.begin(), q.end(), release, [](const sc_time& r, const Slot& s) { return r < s.release; }),
-             {release, lpn});
+             slot);
   if (slots_++ == 0 || release < next_release_) next_release_ = release;
-  resident_[lpn] = {release, tag};
+  resident_[lpn] = {tag, slot.seq};
   drained_ = std::max(drained_, release);
 }
 
@@ -67,8 +68,6 @@ void WriteCache::postpone(uint32_t die, const std::vector<std::pair<sc_time, sc_
     } else if (m->first < it->release) {
       ++m;
     } else {  // released at this move's `from`: now at its `to`
-      auto r = resident_.find(it->lpn);
-      if (r != resident_.end() && r->second.release == it->release) r->second.release = m->second;
       it->release = m->second;
       if (first == q.end()) first = it;
       last = it++;
@@ -84,9 +83,10 @@ void WriteCache::postpone(uint32_t die, const std::vector<std::pair<sc_time, sc_
   if (!std::is_sorted(first, stop, by_release)) std::stable_sort(q.begin(), q.end(), by_release);
 }
 
-const WriteCache::Entry* WriteCache::holds(uint32_t lpn, const sc_time& now) const {
+const WriteCache::Entry* WriteCache::holds(uint32_t lpn, const sc_time& now) {
+  release_until(now);  // (an entry is there until its slot is released)
   auto it = resident_.find(lpn);
-  return it != resident_.end() && it->second.release > now ? &it->second : nullptr;
+  return it != resident_.end() ? &it->second : nullptr;
 }
 
 }  // namespace ssd

@@ -37,11 +37,13 @@ class WriteCache {
   // until its destage completes).
   void forget(uint32_t lpn) { resident_.erase(lpn); }
   struct Entry {
-    sc_time release;  // when its destage completes
-    uint64_t tag;     // the data's tag
+    uint64_t tag;  // the data's tag
+    uint64_t seq;  // which insert() put it there (its slot's)
   };
   // The newest copy of `lpn` if it is still in DRAM at `now`, else null.
-  const Entry* holds(uint32_t lpn, const sc_time& now) const;
+  // `now` is the simulated time: it never goes back from one call to the
+  // next (the slots released by then are let go here).
+  const Entry* holds(uint32_t lpn, const sc_time& now);
   // nand.suspend: for each (from, to) of `moves` (distinct `from`s, latest
   // first, each `to` later than its `from`), the destage programs on die
   // `die` that were to end at `from` end at `to`: their slots are held that
@@ -53,9 +55,15 @@ class WriteCache {
   void count_hit() { ++hits_; }
 
  private:
+  // A slot knows the insert() that filled it, so that when it is released
+  // it can tell whether it held the page's newest copy (whose entry then
+  // goes). A suspension moves the slot's release, never its entry: under
+  // read storms with deep destage queues, a look-up of each moved slot's
+  // entry was most of the run.
   struct Slot {
     sc_time release;
     uint32_t lpn;
+    uint64_t seq;
   };
   void release_until(const sc_time& t);
   // The earliest release of a slot held (slots_ > 0).
@@ -72,7 +80,8 @@ class WriteCache {
   std::vector<std::deque<Slot>> dies_;
   uint64_t slots_ = 0;           // slots in dies_
   sc_time next_release_;         // no slot is released before this (a bound; exact after release_until)
-  std::unordered_map<uint32_t, Entry> resident_;  // lpn -> its newest copy
+  std::unordered_map<uint32_t, Entry> resident_;  // lpn -> its newest copy, while its slot is held
+  uint64_t inserts_ = 0;
   uint64_t held_ = 0;  // admitted, not yet inserted
   sc_time drained_;
   uint64_t hits_ = 0;

@@ -43,10 +43,13 @@ class Checkpoint {
     if (loading() && s != name) fail("expected part '" + name + "', found '" + s + "'");
     where_ = name;
   }
-  // One trivially copyable value.
+  // One trivially copyable value, with no padding: a saved state is its
+  // bytes, and a padding byte holds whatever the memory held before, so the
+  // same drive would save different files (spell the padding out as fields).
   template <class T>
   void value(T& v) {
     static_assert(std::is_trivially_copyable<T>::value, "value(): trivially copyable types only");
+    static_assert(no_padding<T>(), "value(): a type with padding bytes");
     raw(&v, sizeof v);
   }
   // A value that must equal what this drive has (a geometry count, a size):
@@ -61,6 +64,7 @@ class Checkpoint {
   template <class T, class A>
   void table(std::vector<T, A>& v, const char* what) {
     static_assert(std::is_trivially_copyable<T>::value, "table(): trivially copyable elements only");
+    static_assert(no_padding<T>(), "table(): elements with padding bytes");
     expect<uint64_t>(v.size(), what);
     raw(v.data(), v.size() * sizeof(T));
   }
@@ -100,6 +104,12 @@ class Checkpoint {
   }
 
  private:
+  // Every byte of a T is part of its value (floating point has no unique
+  // representation, but no padding either).
+  template <class T>
+  static constexpr bool no_padding() {
+    return std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>;
+  }
   void raw(void* p, uint64_t n) {
     if (n == 0) return;
     sum_before_seal_ = sum_;

@@ -49,9 +49,15 @@ class VictimPicker {
                 const BigTable<uint64_t>& closed_at, uint64_t now);
 
  private:
+  // (Saved whole in a drive state: the padding is spelled out, zero, so
+  // that the same drive saves the same bytes. The layout is the one the
+  // saved-state format has always had.)
   GcPolicy policy_;
+  uint8_t pad0_[3] = {0, 0, 0};
   uint32_t d_, ppb_;
+  uint32_t pad1_ = 0;
   Random rng_;
 };
+static_assert(sizeof(VictimPicker) == 16 + sizeof(Random), "the saved layout of a victim picker");
 
 }  // namespace ssd::ftl

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "model/ftl/page/bulk_lane.h"
+
 namespace ssd::ftl {
 
 namespace {
@@ -203,14 +205,17 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
       }
     }
     if (victim == kNone) return false;  // every closed block is fully valid
-    ++victims_;
-    victim_valid_ += blocks_[victim].valid;
+    ++(lane_ ? lane_->victims : victims_);
+    (lane_ ? lane_->victim_valid : victim_valid_) += blocks_[victim].valid;
     begin_victim(die, victim, false, work);
   }
   const uint32_t victim = d.victim;
   const uint32_t first = victim * geo_.pages_per_block;
   uint32_t budget = finish ? UINT32_MAX : d.victim_budget;
-  uint64_t* const moved = d.victim_wl ? &wl_.pages_moved : &stats_.gc_pages_moved;
+  Lane* const lane = lane_;  // (a bulk write's thread: its own counters and map entries)
+  FtlStats& stats = lane ? lane->stats : stats_;
+  uint64_t& seq = lane ? lane->programs : seq_;
+  uint64_t* const moved = d.victim_wl ? &wl_.pages_moved : &stats.gc_pages_moved;
   constexpr uint32_t kAhead = 16;  // overlap the random l2p accesses of the moves
   if (d.victim_cursor == 0)        // later slices find theirs prefetched by earlier ones
     for (uint32_t i = 0; i < kAhead && i < geo_.pages_per_block; ++i)
@@ -225,7 +230,10 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
     const Ppn dst = allocate(die, true, work, dst_block, dst_page);
     media_.program(BlockId(dst_block), dst_page, media_.read(BlockId(victim), i));
     p2l_[dst.v] = lpn;
-    l2p_[lpn] = dst.v;
+    if (lane)
+      lane->map(l2p_, lpn, dst.v);
+    else
+      l2p_[lpn] = dst.v;
     ++blocks_[dst_block].valid;
     p2l_[src] = kNone;
     --blocks_[victim].valid;
@@ -235,8 +243,8 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
     work.cpu_cycles += params_.cycles.gc_page;
     work.map_writes += 1;
     ++*moved;
-    ++stats_.flash_pages_written;
-    ++seq_;
+    ++stats.flash_pages_written;
+    ++seq;
     --budget;
     on_moved(lpn);
   }
@@ -247,7 +255,7 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
   blocks_[victim].state = BlockState::Free;
   d.free_blocks.push_back(victim);
   d.victim = kNone;
-  ++(d.victim_wl ? wl_.moves : stats_.gc_runs);
+  ++(d.victim_wl ? wl_.moves : stats.gc_runs);
   d.victim_wl = false;
   if (wl_.static_on() && wl_.erased(die, victim)) d.wl_pending = true;
   return true;
@@ -348,7 +356,10 @@ void PageFtl::invalidate(uint32_t ppn) {
 
 void PageFtl::close_block(uint32_t block) {
   blocks_[block].state = BlockState::Closed;
-  closed_at_[block] = seq_;
+  if (lane_)  // (its seq_ is known once the batch is done)
+    lane_->closes.emplace_back(block, (uint64_t(lane_->write) << 32) + lane_->programs);
+  else
+    closed_at_[block] = seq_;
   bucket_insert(block);
 }
 

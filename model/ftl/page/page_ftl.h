@@ -54,6 +54,12 @@ class PageFtl : public Ftl {
     __builtin_prefetch(&blocks_[old / geo_.pages_per_block], 1);
   }
   void reset_stats() override;
+  // Preconditioning's random writes, on up to `threads` threads: each takes
+  // a share of the dies (bulk_writes.cpp). The state is write()'s page by page.
+  void write_pages(const std::vector<uint32_t>& lpns, uint64_t first_version, unsigned threads,
+                   FtlWork& work) override;
+  // Batches of bulk writes run on several threads so far (for tests: not state).
+  uint64_t parallel_batches() const { return parallel_batches_; }
   // Greedy GC's steady state under uniform random writes (steady_state.cpp).
   bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
   // A command of several pages gives each die params.die_pages consecutive
@@ -118,6 +124,17 @@ class PageFtl : public Ftl {
   void bucket_insert(uint32_t block);
   void bucket_remove(uint32_t block);
 
+  // A thread's share of a bulk write (bulk_writes.cpp): its own counters,
+  // the blocks it closed (their closed_at_ is known once the batch is
+  // done), and the map entries of the pages it took over from another
+  // thread's dies in this batch (written to l2p_ once the batch is done: the
+  // other thread may still move or invalidate the old copy under the same
+  // entry). lane_ is the current thread's, null outside a bulk write: the
+  // functions below count, map and close through it when it is set.
+  struct Lane;
+  static thread_local Lane* lane_;
+  bool bulk_parallel(unsigned threads, size_t n) const;
+
   FtlParams params_;
   FlashGeometry geo_;
   FlashMedia& media_;
@@ -154,6 +171,7 @@ class PageFtl : public Ftl {
   std::vector<uint16_t> scratch_valid_;  // the valid counts of scratch_'s blocks (for the victim picker)
   uint32_t bg_cursor_ = 0;       // die the next background slice looks at first
   uint64_t victims_ = 0, victim_valid_ = 0, bg_runs_ = 0, bg_pages_ = 0;
+  uint64_t parallel_batches_ = 0;
 };
 
 }  // namespace ssd::ftl

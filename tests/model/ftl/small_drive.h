@@ -23,11 +23,15 @@ struct Case {
   std::string ftl;
   std::vector<std::pair<std::string, double>> options;
   uint32_t die_pages = 1;
+  double spare = 0.25;  // over-provisioning
+  // bulk_writes_test: the page FTL's bulk writes run on several threads
+  // (true), or take the page-by-page way (false).
+  bool page_parallel = false;
 };
 
 inline std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.name; }
 
-// 2 channels x 2 dies x 2 planes x 24 blocks x 16 pages, 25 % spare.
+// 2 channels x 2 dies x 2 planes x 24 blocks x 16 pages, 25 % spare (unless the case says).
 inline FlashGeometry small_geometry() {
   FlashGeometry g;
   g.channels = 2, g.dies_per_channel = 2, g.planes_per_die = 2, g.blocks_per_plane = 24, g.pages_per_block = 16;
@@ -38,7 +42,7 @@ inline FlashGeometry small_geometry() {
 inline ftl::FtlParams small_params(const Case& c) {
   ftl::FtlParams p;
   p.geometry = small_geometry();
-  p.over_provisioning = 0.25;
+  p.over_provisioning = c.spare;
   p.die_pages = c.die_pages;
   p.seed = 7;
   for (const ftl::FtlOptionSpec& spec : ftl::FtlRegistry::instance().entries().at(c.ftl).options)

@@ -92,14 +92,21 @@ class Barrier {
 };
 }  // namespace
 
-bool PageFtl::bulk_parallel(unsigned threads, size_t n) const {
-  return threads >= 2 && geo_.dies() >= 2 && n >= 2 * kBatch && typeid(*this) == typeid(PageFtl) &&
-         picker_.policy() == GcPolicy::Greedy && !wl_.dynamic() && !wl_.static_on();
+bool PageFtl::bulk_parallel(unsigned threads, const std::vector<uint32_t>& lpns) const {
+  if (threads < 2 || geo_.dies() < 2 || lpns.size() < 2 * kBatch || typeid(*this) != typeid(PageFtl) ||
+      picker_.policy() != GcPolicy::Greedy || wl_.dynamic() || wl_.static_on())
+    return false;
+  // A fill's pages in order: each write is a few table entries in a row,
+  // cheaper than the batches' bookkeeping (the bench drive's fill took 0.47
+  // against 0.27 s). Random pages wait on memory: those gain.
+  size_t in_order = 0;
+  for (size_t i = 1; i < lpns.size(); ++i) in_order += lpns[i] == lpns[i - 1] + 1;
+  return in_order < lpns.size() / 2;
 }
 
 void PageFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_version, unsigned threads,
                           FtlWork& work) {
-  if (!bulk_parallel(threads, lpns.size())) return Ftl::write_pages(lpns, first_version, threads, work);
+  if (!bulk_parallel(threads, lpns)) return Ftl::write_pages(lpns, first_version, threads, work);
   const uint32_t dies = geo_.dies();
   std::vector<Lane> lanes(std::min<size_t>(threads, dies));
   for (Lane& lane : lanes) lane.pending.reserve(kBatch), lane.work.record_ops = false;

@@ -133,7 +133,8 @@ class PageFtl : public Ftl {
   // functions below count, map and close through it when it is set.
   struct Lane;
   static thread_local Lane* lane_;
-  bool bulk_parallel(unsigned threads, size_t n) const;
+  // Whether write_pages() runs these writes on several threads.
+  bool bulk_parallel(unsigned threads, const std::vector<uint32_t>& lpns) const;
 
   FtlParams params_;
   FlashGeometry geo_;

@@ -73,8 +73,9 @@ TEST_P(BulkWrites, LeaveTheStateOfPageByPageWritesWhateverTheThreads) {
     bulk[k]->ftl->check_consistency();
     ftl_test::expect_same(*bulk[k], single);
     // The page FTL's threads did share the writes (or, where they may not, did not).
-    if (const auto* page = dynamic_cast<const ftl::PageFtl*>(bulk[k]->ftl.get()))
+    if (const auto* page = dynamic_cast<const ftl::PageFtl*>(bulk[k]->ftl.get())) {
       EXPECT_EQ(page->parallel_batches() > 0, threads[k] > 1 && GetParam().page_parallel);
+    }
   }
 }
 

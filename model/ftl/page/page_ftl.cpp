@@ -191,6 +191,13 @@ void PageFtl::open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& wor
 }
 
 bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
+  // (Two copies: outside bulk writes, the moves count and map with no test
+  // of a lane on the way, as the timed GC and one thread's writes did.)
+  return lane_ ? collect_in<true>(die, finish, work) : collect_in<false>(die, finish, work);
+}
+
+template <bool kLane>
+bool PageFtl::collect_in(uint32_t die, bool finish, FtlWork& work) {
   Die& d = dies_[die];
   if (d.victim == kNone) {
     uint32_t victim = kNone;
@@ -205,16 +212,16 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
       }
     }
     if (victim == kNone) return false;  // every closed block is fully valid
-    ++(lane_ ? lane_->victims : victims_);
-    (lane_ ? lane_->victim_valid : victim_valid_) += blocks_[victim].valid;
+    ++(kLane ? lane_->victims : victims_);
+    (kLane ? lane_->victim_valid : victim_valid_) += blocks_[victim].valid;
     begin_victim(die, victim, false, work);
   }
   const uint32_t victim = d.victim;
   const uint32_t first = victim * geo_.pages_per_block;
   uint32_t budget = finish ? UINT32_MAX : d.victim_budget;
-  Lane* const lane = lane_;  // (a bulk write's thread: its own counters and map entries)
-  FtlStats& stats = lane ? lane->stats : stats_;
-  uint64_t& seq = lane ? lane->programs : seq_;
+  Lane* const lane = kLane ? lane_ : nullptr;  // (a bulk write's thread: its own counters and map entries)
+  FtlStats& stats = kLane ? lane->stats : stats_;
+  uint64_t& seq = kLane ? lane->programs : seq_;
   uint64_t* const moved = d.victim_wl ? &wl_.pages_moved : &stats.gc_pages_moved;
   constexpr uint32_t kAhead = 16;  // overlap the random l2p accesses of the moves
   if (d.victim_cursor == 0)        // later slices find theirs prefetched by earlier ones
@@ -230,7 +237,7 @@ bool PageFtl::collect(uint32_t die, bool finish, FtlWork& work) {
     const Ppn dst = allocate(die, true, work, dst_block, dst_page);
     media_.program(BlockId(dst_block), dst_page, media_.read(BlockId(victim), i));
     p2l_[dst.v] = lpn;
-    if (lane)
+    if constexpr (kLane)
       lane->map(l2p_, lpn, dst.v);
     else
       l2p_[lpn] = dst.v;

@@ -112,6 +112,8 @@ class PageFtl : public Ftl {
   // Move a slice of the die's victim (choosing one if none), or all of it
   // with `finish`; erases it when done. False if nothing is reclaimable.
   bool collect(uint32_t die, bool finish, FtlWork& work);
+  template <bool kLane>
+  bool collect_in(uint32_t die, bool finish, FtlWork& work);  // collect(), within a bulk write's thread or not
   // Make `block` (closed) the die's victim.
   void begin_victim(uint32_t die, uint32_t block, bool wear_levelling, FtlWork& work);
   // Static wear levelling: move the die's coldest closed block if the spread

@@ -182,6 +182,15 @@ struct FtlStats {
   uint64_t gc_pages_moved = 0;
   uint64_t trimmed_pages = 0;
   uint64_t unmapped_reads = 0;       // reads of never-written or trimmed LPNs
+  // Counts of another share of the same work (a bulk write's threads).
+  void add(const FtlStats& o) {
+    host_pages_written += o.host_pages_written;
+    flash_pages_written += o.flash_pages_written;
+    gc_runs += o.gc_runs;
+    gc_pages_moved += o.gc_pages_moved;
+    trimmed_pages += o.trimmed_pages;
+    unmapped_reads += o.unmapped_reads;
+  }
   double write_amplification() const {
     return host_pages_written ? double(flash_pages_written) / double(host_pages_written) : 0.0;
   }

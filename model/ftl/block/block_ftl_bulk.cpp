@@ -19,17 +19,6 @@
 
 namespace ssd::ftl {
 
-namespace {
-void add_to(FtlStats& a, const FtlStats& b) {
-  a.host_pages_written += b.host_pages_written;
-  a.flash_pages_written += b.flash_pages_written;
-  a.gc_runs += b.gc_runs;
-  a.gc_pages_moved += b.gc_pages_moved;
-  a.trimmed_pages += b.trimmed_pages;
-  a.unmapped_reads += b.unmapped_reads;
-}
-}  // namespace
-
 void BlockFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_version, unsigned threads,
                            FtlWork& work) {
   // A merge that could reach outside its group (a TRIMmed page's count, a
@@ -129,7 +118,7 @@ void BlockFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_ver
   for (const Part& p : parts)
     if (p.error) std::rethrow_exception(p.error);
   for (const Part& p : parts) {
-    add_to(stats_, p.stats);
+    stats_.add(p.stats);
     x_ += p.x;
   }
 }

@@ -134,18 +134,7 @@ void PageFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_vers
       p.old_die = p.old_in_batch ? in_batch : p.old_ppn == kNone ? kNone : p.old_ppn / pages_per_die;
       p.old_lane = p.old_die == kNone ? kNoLane : lane_of[p.old_die];
       if (p.old_die != kNone) --die_valid_[p.old_die];  // (as invalidate() will: the choice looks at the counts)
-      uint32_t die = cursor_.die;
-      for (uint32_t tries = 0; die_valid_[die] >= die_cap_; ++tries) {
-        if (tries == dies) throw std::logic_error("page FTL: no die can accept a write (drive full)");
-        die = (die + 1) % dies;
-      }
-      if (die != cursor_.die) cursor_.turn = 0;
-      if (++cursor_.turn >= per_turn) {
-        cursor_.turn = 0;
-        cursor_.die = (die + 1) % dies;
-      } else {
-        cursor_.die = die;
-      }
+      const uint32_t die = next_die(cursor_, per_turn);
       ++die_valid_[die];
       p.die = die;
       p.lane = lane_of[die];
@@ -282,10 +271,7 @@ void PageFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_vers
     if (lane.error) std::rethrow_exception(lane.error);
   parallel_batches_ += (lpns.size() + kBatch - 1) / kBatch;
   for (const Lane& lane : lanes) {
-    stats_.host_pages_written += lane.stats.host_pages_written;
-    stats_.flash_pages_written += lane.stats.flash_pages_written;
-    stats_.gc_runs += lane.stats.gc_runs;
-    stats_.gc_pages_moved += lane.stats.gc_pages_moved;
+    stats_.add(lane.stats);
     victims_ += lane.victims;
     victim_valid_ += lane.victim_valid;
   }

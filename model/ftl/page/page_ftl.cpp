@@ -108,8 +108,7 @@ Ppn PageFtl::place(uint32_t id, const PageContent& content, FtlWork& work, bool&
   return place(cursor_, multi_page_ ? params_.die_pages : 1, id, content, work, after_gc);
 }
 
-Ppn PageFtl::place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const PageContent& content, FtlWork& work,
-                   bool& after_gc) {
+uint32_t PageFtl::next_die(DieCursor& cursor, uint32_t per_turn) {
   // Round-robin over dies, skipping a die that is full of valid data.
   uint32_t die = cursor.die;
   for (uint32_t tries = 0; die_valid_[die] >= die_cap_; ++tries) {
@@ -125,7 +124,12 @@ Ppn PageFtl::place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const Page
   } else {
     cursor.die = die;
   }
+  return die;
+}
 
+Ppn PageFtl::place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const PageContent& content, FtlWork& work,
+                   bool& after_gc) {
+  const uint32_t die = next_die(cursor, per_turn);
   const size_t ops_before = work.ops.size();
   if (dies_[die].wl_pending) level_wear(die, work);
   // At the watermark, every host write on the die pays a slice of GC.

@@ -98,6 +98,9 @@ class PageFtl : public Ftl {
     uint32_t die = 0;
     uint32_t turn = 0;
   };
+  // The die the next page of `cursor`'s stream goes to, the cursor moved on
+  // (the bulk writes' plan makes the same choice: bulk_writes.cpp).
+  uint32_t next_die(DieCursor& cursor, uint32_t per_turn);
   // place() for the stream of `cursor`, `per_turn` pages to a die in turn.
   Ppn place(DieCursor& cursor, uint32_t per_turn, uint32_t id, const PageContent& content, FtlWork& work,
             bool& after_gc);

@@ -22,7 +22,7 @@ constexpr uint32_t kFormat = 5;
 void body(Checkpoint& c, const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow) {
   for (uint32_t m = 0; m < drive.members(); ++m)
     if (!drive.member_controller(m).checkpoint(c))
-      c.fail("ftl.name=" + cfg.ftl_name + " cannot save or load its state (the page and dftl FTLs can)");
+      c.fail("ftl.name=" + cfg.ftl_name + " cannot save or load its state (every built-in FTL can: page, dftl, block, bast, fast; a plug-in must implement Ftl::checkpoint)");
   c.section("host");
   bool shadowed = shadow != nullptr;
   c.value(shadowed);

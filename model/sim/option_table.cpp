@@ -84,7 +84,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"precondition.overwrite", "1.0",    "fraction", "used: random 4 KiB overwrites after the fill, as a fraction of capacity"},
     {"state",                  "",       "recipe", "drive state before the timed phase, instead of --precondition: a name (configs/states: new, fill, used-anthology, torture), a state file, or phases: secure-erase, fill[:BS], randwrite:BS:AMOUNT, image:AMOUNT, trim:all, idle:TIME, steady, trace:FILE (docs/states.md)"},
     {"state.threads",          "0",      "count", "threads the drive state's functional phases may use (the block FTL's random writes run its die groups' merges side by side; the page FTL's give each thread a share of the dies); 0 = the cores this process may run on; the state is the same whatever the count"},
-    {"save-state",             "",       "path",  "after the drive state is applied, save it here (flash, FTL, firmware counters; page and dftl FTLs) for --load-state"},
+    {"save-state",             "",       "path",  "after the drive state is applied, save it here (flash, FTL, firmware counters; every built-in FTL, a plug-in if it implements Ftl::checkpoint) for --load-state"},
     {"load-state",             "",       "path",  "start from a state saved with --save-state instead of applying one; refused unless the drive (geometry, FTL and its options, spare, RAID, content checks) is the one it was saved from"},
     {"workload.rw",            "randrw", "pattern", "read, write, randread, randwrite, randrw, rw (= readwrite)"},
     {"workload.bs",            "4k",     "size",  "block size of each IO"},

@@ -96,7 +96,7 @@ def run_fixed(binary, labelled_specs, jobs, work, timeout, repeat_every=3):
 
     def job(item):
         i, (label, spec) = item
-        return label, spec, runner.run_spec(spec, binary, work, timeout, repeat=i % repeat_every == 0)
+        return label, spec, runner.run_spec(spec, binary, work, timeout, repeat=spec.repeat or i % repeat_every == 0)
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         for result in pool.map(job, enumerate(labelled_specs)):

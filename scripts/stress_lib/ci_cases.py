@@ -28,6 +28,11 @@ def _spec(*pairs, drive=SMALL, refused=""):
     return RunSpec(args, expect_refusal=refused)
 
 
+def _repeated(spec):
+    spec.repeat = True
+    return spec
+
+
 def targeted():
     log = "--latency-log=@latency.csv"
     return [
@@ -138,6 +143,14 @@ def targeted():
         ("dftl: save-state of its map cache", _spec("--ftl.name=dftl", "--ftl.map_cache=2k", "--precondition=used",
                                                     "--save-state=@state.bin", "--workload.rw=randwrite",
                                                     "--workload.number_ios=500", log)),
+        # A drive state of every written phase, applied on 3 threads and again on 1: the same report.
+        ("state phases on 3 threads, again on 1", _repeated(_spec(
+            "--state=fill:64k, randwrite:4k:1x, image:0.25x, trim:all, randwrite:8k:0.5x, idle:10ms",
+            "--state.threads=3", "--workload.rw=randwrite", "--workload.number_ios=1000", log,
+            drive=SMALL[:3] + [("nand.blocks_per_plane", "256"), ("nand.pages_per_block", "32")]))),
+        ("block FTL state on 2 threads, again on 1", _repeated(_spec(
+            "--ftl.name=block", "--state=fill, randwrite:4k:0.2x", "--state.threads=2", "--workload.rw=randrw",
+            "--workload.number_ios=300"))),
         ("plug-in FTL (circular)", _spec("--ftl.plugin=%plugin", "--ftl.name=circular", "--precondition=used",
                                          "--workload.rw=randwrite", "--workload.number_ios=1000")),
         ("refused: an SSD option with device=hdd", _spec("--device=hdd", "--nand.channels=2",

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .generate_extras import ExtraOptions
 from .generate_ftl import FtlOptions
+from .generate_state import StateOptions
 from .values import edge_int, fmt_size, fmt_time_ns, min_op_text, op_value, spare_ok
 
 PAGE_SIZES = [2048, 4096, 8192, 16384]
@@ -58,6 +59,7 @@ class RunSpec:
     args: list                              # [(key, value)], in command-line order
     ini: list = field(default_factory=list)  # keys passed through a --config file instead
     expect_refusal: str = ""                 # the deliberately invalid option: the run must exit 2
+    repeat: bool = False                     # always run twice (determinism, thread counts: runner.run_spec)
 
     def get(self, key, default=None):
         for k, v in self.args:
@@ -75,7 +77,7 @@ class RunSpec:
 
 # ---- value helpers
 
-class Generator(FtlOptions, ExtraOptions):
+class Generator(FtlOptions, ExtraOptions, StateOptions):
     def __init__(self, rng, covered=None, keys=None):
         """keys: the options of the binary's --help; options it lacks are never set."""
         self.rng = rng
@@ -97,6 +99,7 @@ class Generator(FtlOptions, ExtraOptions):
         if kind == "job" and not self.has("job"):
             kind = "synthetic"
         self.expect_refusal = ""
+        self.state_trace = False   # a `trace:` phase in --state (not with RAID-0)
         self.hdd = self.has("device") and rng.random() < 0.06
         if self.hdd:
             return self._hdd_spec(a, kind)
@@ -147,6 +150,10 @@ class Generator(FtlOptions, ExtraOptions):
             # one: minutes) nor with large merges (block/bast/fast write it short, merge by merge).
             a[:] = [(k, v) for k, v in a if not k.startswith("precondition")]
             self._set(a, "state", "steady")
+        elif rng.random() < 0.12:
+            self._state_recipe(a, user_pages)  # a list of phases instead (generate_state.py)
+        if any(k == "state" or (k == "precondition" and v != "none") for k, v in a):
+            self._state_threads(a)
         if kind == "trace":
             self._trace(a)
             if any(k == "trace" and "fstrim" in v for k, v in a):

@@ -88,7 +88,7 @@ class ExtraOptions:
     def _extras(self, a, g, content, kind):
         rng = self.rng
         self.raid = 1
-        if rng.random() < 0.07 and self.has("raid.members") and self.ftl != "plugin":
+        if rng.random() < 0.07 and self.has("raid.members") and self.ftl != "plugin" and not self.state_trace:
             # members x the page budget: a few members mostly, 16 on small drives only
             pages = g["channels"] * g["dies_per_channel"] * g["planes_per_die"] * g["blocks_per_plane"] \
                 * g["pages_per_block"]

@@ -132,7 +132,10 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._set(a, "precondition.overwrite", "0")   # the fill alone (see _ftl)
         elif pre == "used" and self.merge_pages > 1:
             # random page writes, each merging up to a logical block: keep the copies in budget
-            budget = 20_000_000 / max(1, user_pages * self.merge_pages)
+            # (counted in host pages: with controller.map_unit both the writes and each merge's
+            # copies are page / unit times more)
+            units = geo["page"] // self.host_page
+            budget = 20_000_000 / max(1, user_pages * self.merge_pages * units * units)
             fits = [o for o in ["0", "0.01", "0.05", "0.5", "1.0", "2"] if float(o) <= budget]
             self._set(a, "precondition.overwrite", rng.choice(fits[-2:]))
         elif pre == "used" and self.spare < 0.05 and user_pages > 4096:
@@ -151,7 +154,7 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             a[:] = [(k, v) for k, v in a if not k.startswith("precondition")]
             self._set(a, "state", "steady")
         elif rng.random() < 0.12:
-            self._state_recipe(a, user_pages)  # a list of phases instead (generate_state.py)
+            self._state_recipe(a, user_pages, geo)  # a list of phases instead (generate_state.py)
         if any(k == "state" or (k == "precondition" and v != "none") for k, v in a):
             self._state_threads(a)
         if kind == "trace":

@@ -16,14 +16,15 @@ IDLE_PHASES = ["idle:1ms", "idle:100ms", "idle:1s"]
 
 
 class StateOptions:
-    def _state_recipe(self, a, user_pages):
+    def _state_recipe(self, a, user_pages, geo):
         """--state as a list of 1-4 phases (instead of any --precondition); True if set."""
         rng = self.rng
         if not self.has("state") or self.starved:
             return False
-        # Overwrites in capacities: a used drive's budget (generate.Generator.spec).
+        # Overwrites in capacities: a used drive's budget (generate.Generator.spec), in host pages.
         if self.merge_pages > 1:
-            top = min(1.0, 20_000_000 / max(1, user_pages * self.merge_pages))
+            units = geo["page"] // self.host_page
+            top = min(1.0, 20_000_000 / max(1, user_pages * self.merge_pages * units * units))
         elif self.spare < 0.05:
             top = 0.05
         else:

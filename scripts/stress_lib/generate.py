@@ -132,10 +132,7 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._set(a, "precondition.overwrite", "0")   # the fill alone (see _ftl)
         elif pre == "used" and self.merge_pages > 1:
             # random page writes, each merging up to a logical block: keep the copies in budget
-            # (counted in host pages: with controller.map_unit both the writes and each merge's
-            # copies are page / unit times more)
-            units = geo["page"] // self.host_page
-            budget = 20_000_000 / max(1, user_pages * self.merge_pages * units * units)
+            budget = self._merge_budget(user_pages, geo)
             fits = [o for o in ["0", "0.01", "0.05", "0.5", "1.0", "2"] if float(o) <= budget]
             self._set(a, "precondition.overwrite", rng.choice(fits[-2:]))
         elif pre == "used" and self.spare < 0.05 and user_pages > 4096:
@@ -168,6 +165,13 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._workload(a, geo, user_pages * geo["page"], content, kind == "export")
         self._extras(a, geo, content, kind)
         return self._finish(a, content, kind)
+
+    def _merge_budget(self, user_pages, geo):
+        """Random overwrites, in capacities, whose merges stay within budget: a block- or
+        log-mapped FTL's page write may merge a logical block. Counted in host pages: with
+        controller.map_unit both the writes and each merge's copies are page / unit times more."""
+        units = geo["page"] // self.host_page
+        return 20_000_000 / max(1, user_pages * self.merge_pages * units * units)
 
     def _hdd_spec(self, a, kind):
         """A hard disk behind the link: its options, the link's and the host's, a workload."""

@@ -21,10 +21,9 @@ class StateOptions:
         rng = self.rng
         if not self.has("state") or self.starved:
             return False
-        # Overwrites in capacities: a used drive's budget (generate.Generator.spec), in host pages.
+        # Overwrites in capacities: a used drive's budget (generate.Generator.spec).
         if self.merge_pages > 1:
-            units = geo["page"] // self.host_page
-            top = min(1.0, 20_000_000 / max(1, user_pages * self.merge_pages * units * units))
+            top = min(1.0, self._merge_budget(user_pages, geo))
         elif self.spare < 0.05:
             top = 0.05
         else:

@@ -188,7 +188,7 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
         # (A power cut during idle-time work: the FTL counted the slice it planned, whose NAND ops
         # the idle loop issues one at a time; those after the cut never ran.)
         cut_idle = cut and dev.get("stop_reason") == "power cut" and o.get("ftl.idle_after", "0") not in ("0", "")
-        _check_ssd(check, o, dev, dict(ios, state_trims=state_trims, cut_idle=cut_idle))
+        _check_ssd(check, o, dev, ios, state_trims, cut_idle)
 
     # -- latencies
     for op in OPS:
@@ -230,12 +230,13 @@ def _check_hdd(check, o, dev, ios):
         check(0 <= u <= 1 + EPS, "utilisation", f"{name}.utilisation = {u}")
 
 
-def _check_ssd(check, o, dev, ios):
+def _check_ssd(check, o, dev, ios, state_trims=0, cut_idle=False):
+    """cut_idle: NAND ops may fall short of the FTL's counts (a power cut during idle-time work)."""
     # -- flash accounting, by FTL (docs/ftl.md): what each FTL programs beyond host pages and GC copies
     host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
     # (RAID-0: each member's FTL keeps its own statistics, so each member is checked alone.)
     for member in dev.get("members", [dev]):
-        _flash_accounting(check, o, member, ios)
+        _flash_accounting(check, o, member, ios, state_trims, cut_idle)
     if host > 0:
         wa = dev["write_amplification"]
         check(wa >= 1 - EPS or o.get("ftl.name") == "block", "write-amplification", f"write_amplification {wa} < 1")
@@ -244,9 +245,9 @@ def _check_ssd(check, o, dev, ios):
     programs = sum(c["programs"] + c["gc_programs"] for c in chans)
     packed = dev.get("compression")
     if packed is None:
-        check(programs == flash or (ios.get("cut_idle") and programs <= flash), "channel-programs",
+        check(programs == flash or (cut_idle and programs <= flash), "channel-programs",
               f"sum of channel programs + gc_programs {programs} != {flash}")
-    elif ios.get("cut_idle"):
+    elif cut_idle:
         check(programs * parse_size(o["nand.page_size"]) <= packed["physical_bytes_written"], "channel-programs",
               f"sum of channel programs + gc_programs {programs} beyond compression.physical_bytes_written")
     else:
@@ -291,7 +292,7 @@ def _stat(dev, name, default=0):
     return int(v["value"]) if v is not None else default
 
 
-def _flash_accounting(check, o, dev, ios):
+def _flash_accounting(check, o, dev, ios, state_trims=0, short=False):
     """Flash pages, GC reads and GC erases against the FTL's counters.
 
     page: GC and static wear levelling (its copies are flash writes and GC-flagged reads, its
@@ -302,10 +303,10 @@ def _flash_accounting(check, o, dev, ios):
     still there at the end) so flash = host pages programmed + copies + filler, and each merge
     erases a block on every die of its stripe (blocks freed by TRIM too, also by a TRIM in the
     drive state's phases: erased when reused). A multi-plane FTL block
-    is erased on each plane."""
+    is erased on each plane. `short`: NAND ops may fall short of the FTL's counts (a power cut
+    during idle-time work)."""
     ftl = o.get("ftl.name", "page")
     host, flash, moved = dev["host_pages_written"], dev["flash_pages_written"], dev["gc_pages_moved"]
-    short = ios.get("cut_idle", False)   # NAND ops may fall short of the FTL's counts (a power cut)
     chans = dev["channels"]
     gc_erases = sum(c["gc_erases"] for c in chans)
     gc_reads = sum(c["gc_reads"] for c in chans)
@@ -370,7 +371,7 @@ def _flash_accounting(check, o, dev, ios):
         check(_stat(dev, "rmw_pages_copied", moved) == moved, "merge-copies",
               f"rmw_pages_copied {_stat(dev, 'rmw_pages_copied')} != gc_pages_moved {moved}")
         unit = stripe * planes
-        trimmed = ios["trim"] > 0 or ios.get("state_trims", 0) > 0 or _stat(dev, "blocks_freed_by_trim") > 0
+        trimmed = ios["trim"] > 0 or state_trims > 0 or _stat(dev, "blocks_freed_by_trim") > 0
         check(gc_erases == runs * unit or (trimmed and gc_erases >= runs * unit and gc_erases % unit == 0)
               or (short and gc_erases <= runs * unit),
               "gc-erases", f"sum of gc_erases {gc_erases} != gc_runs {runs} x stripe {stripe} x {planes} planes")

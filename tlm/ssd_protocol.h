@@ -32,6 +32,25 @@ struct PageData {
   bool mapped() const { return lpn != kUnmapped; }
 };
 
+// A write's data on the link, paced by the device (SATA flow control: the
+// device sends a DMA Activate FIS before each host-to-device Data FIS, when
+// it has room for it). The interface hands a write to the drive before its
+// data; the drive asks for the data as its buffer frees, so a write larger
+// than the free buffer crosses the link while the buffer drains instead of
+// all at once ahead of it.
+class WriteDataLink {
+ public:
+  // Move the command's data up to byte `end` of the command (in whole Data
+  // FISes of at most kDataFisBytes, counted from the command's first byte:
+  // the FIS that holds byte end - 1 comes whole), none of it starting before
+  // `not_before`; returns when the last of it has crossed the link. Bytes
+  // asked for before are not moved again (their FIS's arrival is returned).
+  virtual sc_time deliver(uint64_t end, const sc_time& not_before) = 0;
+
+ protected:
+  ~WriteDataLink() = default;
+};
+
 struct HostCommand : tlm::tlm_extension<HostCommand> {
   HostOp op = HostOp::Read;
   uint64_t offset = 0;  // bytes
@@ -50,6 +69,10 @@ struct HostCommand : tlm::tlm_extension<HostCommand> {
   // buffer as it arrives. Empty: all of it is there when the command reaches
   // the controller (a RAID chip's sub-command, a plain TLM payload).
   std::vector<DataReady> arrived;
+  // Writes, when the interface paces them (`sata.flow_control`):
+  // none of the data has crossed yet; the drive asks for it through this
+  // during its b_transport (`arrived` grows as it does). Null otherwise.
+  WriteDataLink* data_link = nullptr;
   // Content checks only (`check.content`): the tag of a write's data, and
   // for a read what each page held (filled by the drive when it tracks content).
   uint64_t data_tag = 0;

@@ -179,6 +179,12 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
   const sc_time now = ssdtlm::sim_time();
   const uint32_t page = cfg_.nand.host_page();
+  // sata.flow_control: only a write cache paces a write's data; write-through
+  // firmware takes all of it as it comes, as without flow control.
+  if (cmd.data_link && !cache_.enabled()) {
+    delay = cmd.data_link->deliver(cmd.bytes, now + delay) - now;
+    cmd.data_link = nullptr;
+  }
   // (The SATA interface has refused commands beyond the capacity.)
   const uint64_t first = cmd.offset / page;
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
@@ -209,6 +215,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       host_reading_ = false;
       break;
     case HostOp::Write: {
+      if (cmd.data_link) return write_back_paced(cmd, t, delay, trans);
       t = stage_write_data(cmd, now + delay, t);
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
@@ -366,6 +373,51 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
       // The die its destage program runs on (none known: the FTL holds the
       // page in a buffer of its own).
       const Ppn p = ftl_->lookup(Lpn(uint32_t(l + k)));
+      cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag, p.valid() ? fgeo_.die_of(p).v : fgeo_.dies());
+    }
+    l += n;
+  }
+  delay = done - now;
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Controller::write_back_paced(HostCommand& cmd, const sc_time& decoded, sc_time& delay,
+                                  tlm::tlm_generic_payload& trans) {
+  const uint64_t page = cfg_.nand.host_page();
+  const uint64_t first = cmd.offset / page, last = (cmd.offset + cmd.bytes - 1) / page;
+  static thread_local std::vector<sc_time> slot, ready;  // per page of the command
+  slot.assign(last - first + 1, decoded);
+  ready.assign(last - first + 1, decoded);
+  uint64_t admitted = 0;    // pages given a slot, in LBA order
+  uint64_t asked = 0;       // bytes of the command asked for
+  sc_time landed = decoded;  // when all of the data asked for is in DRAM
+  const sc_time now = ssdtlm::sim_time();
+  sc_time done;
+  for (uint64_t l = first; l <= last;) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
+    // The group's data, FIS by FIS: each once every page it touches has a
+    // slot (pages are admitted in order, so a FIS waits for the slot of
+    // its last page), landing in DRAM as it arrives.
+    const uint64_t group_end = std::min(cmd.bytes, (l + n) * page - cmd.offset);
+    while (asked < group_end) {
+      const uint64_t end = std::min(cmd.bytes, asked + ssdtlm::kDataFisBytes);
+      const uint64_t pages = (cmd.offset + end - 1) / page - first + 1;  // touched by the FIS
+      for (; admitted < pages; ++admitted) slot[admitted] = cache_.admit(decoded);
+      const sc_time arrived = cmd.data_link->deliver(end, slot[pages - 1]);
+      landed = std::max(landed, dram_access(uint32_t(end - asked), arrived));
+      // Pages whose last byte came in this FIS are complete.
+      for (uint64_t k = (cmd.offset + asked) / page - first; k < pages; ++k)
+        if ((first + k + 1) * page - cmd.offset <= end || end == cmd.bytes) ready[k] = landed;
+      asked = end;
+      // All of it in a slot: the host's completion, ahead of the last destages.
+      if (asked == cmd.bytes) done = cpu_.execute(landed, cfg_.cpu.complete_cycles);
+    }
+    sc_time ends[16];
+    suspendable_ = cfg_.nand.suspend;  // the host has (or will have) its completion: a read may suspend
+    write_pages(cmd, l, n, &ready[l - first], cmd.data_tag, ends);
+    suspendable_ = false;
+    for (uint32_t k = 0; k < n; ++k) {
+      const Ppn p = ftl_->lookup(Lpn(uint32_t(l + k)));  // its destage's die (none known: an FTL buffer)
       cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag, p.valid() ? fgeo_.die_of(p).v : fgeo_.dies());
     }
     l += n;

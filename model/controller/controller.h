@@ -136,6 +136,12 @@ class Controller : public sc_core::sc_module {
   // returns when the program (and any GC it forced) completes.
   sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);
   void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
+  // Write-back under SATA flow control (cmd.data_link): each Data FIS is
+  // asked for once the pages it carries have cache slots, so a write larger
+  // than the free cache crosses the link as destages free it; `decoded`:
+  // when the command's decode ended (no data moves before).
+  void write_back_paced(ssdtlm::HostCommand& cmd, const sc_time& decoded, sc_time& delay,
+                        tlm::tlm_generic_payload& trans);
   bool partial_page(const ssdtlm::HostCommand& cmd, uint64_t lpn) const;
   // Several pages' ops as one list (a multi-plane group): for each op, the
   // index of its page's first op (a barrier waits only for its own page),

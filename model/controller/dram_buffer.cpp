@@ -15,10 +15,14 @@ void DramBuffer::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   port_.retire(now);
   const sc_time xfer = transfer_time_(access->bytes);
   if (track_) track_->label(Activity::Dram, false, ssdtlm::PageData::kUnmapped, ActivityTrack::kNoPage, access->bytes);
-  const sc_time start = port_.book(now + delay, xfer);
+  // The port interleaves accesses burst by burst: a long transfer (a Data
+  // FIS landing, a page for the channel) moves in whatever time the port
+  // has free, around short ones booked before it for later (map entries),
+  // instead of waiting for a gap that holds all of it.
+  const sc_time end = port_.fill(now + delay, xfer);
   bytes_ += access->bytes;
   ++accesses_;
-  delay = start + cfg_.latency + xfer - now;
+  delay = end + cfg_.latency - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -29,11 +29,15 @@ void WriteCache::release_until(const sc_time& t) {
 sc_time WriteCache::admit(const sc_time& at) {
   release_until(at);
   ++held_;
-  if (slots_ + held_ <= capacity_ || slots_ == 0) return at;
+  // Slots are taken in order: a page finds room no earlier than the one
+  // admitted before it (room freed by a release it waited for is not
+  // there before that release).
+  if (slots_ + held_ <= capacity_ || slots_ == 0) return std::max(at, room_from_);
   // Full: wait for the earliest destage; its slot is ours. (next_release_
   // is only a bound when release_until returned early: look.)
   const sc_time t = earliest();
   release_until(t);
+  room_from_ = std::max(room_from_, t);
   return std::max(at, t);
 }
 

@@ -83,6 +83,7 @@ class WriteCache {
   std::unordered_map<uint32_t, Entry> resident_;  // lpn -> its newest copy, while its slot is held
   uint64_t inserts_ = 0;
   uint64_t held_ = 0;  // admitted, not yet inserted
+  sc_time room_from_;  // the latest release a page waited for (admit)
   sc_time drained_;
   uint64_t hits_ = 0;
 };

@@ -1,6 +1,8 @@
 #include "model/sata/sata_interface.h"
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "tlm/ssd_protocol.h"
 
@@ -8,6 +10,37 @@ namespace ssd {
 
 using ssdtlm::HostCommand;
 using ssdtlm::HostOp;
+
+class SataInterface::WriteData final : public ssdtlm::WriteDataLink {
+ public:
+  // `start`: when the command FIS is through (no Data FIS before it).
+  WriteData(SataInterface& sata, HostCommand& cmd, const sc_time& start) : sata_(sata), cmd_(cmd), end_(start) {
+    cmd.arrived.clear();
+  }
+  sc_time deliver(uint64_t end, const sc_time& not_before) override {
+    end = std::min(end, cmd_.bytes);
+    // Each FIS after the one before it, when the link is free.
+    if (booked_ < end) end_ = std::max(end_, not_before);
+    while (booked_ < end) {
+      const uint64_t n = std::min(ssdtlm::kDataFisBytes, cmd_.bytes - booked_);
+      const sc_time xfer = sata_.transfer_time_(n) + sata_.cfg_.fis_overhead;
+      end_ = sata_.link_.book(end_, xfer) + xfer;
+      booked_ += n;
+      cmd_.arrived.push_back({booked_, end_});
+    }
+    // The arrival of the FIS holding byte end - 1 (asked for now or before).
+    for (auto it = cmd_.arrived.rbegin(); it != cmd_.arrived.rend(); ++it)
+      if (std::next(it) == cmd_.arrived.rend() || std::next(it)->end < end) return it->at;
+    return end_;  // (end == 0: nothing asked for)
+  }
+  bool all_booked() const { return booked_ == cmd_.bytes; }
+
+ private:
+  SataInterface& sata_;
+  HostCommand& cmd_;
+  uint64_t booked_ = 0;
+  sc_time end_;
+};
 
 SataInterface::SataInterface(sc_core::sc_module_name name, const SataConfig& cfg)
     : sc_module(name), host("host"), controller("controller"), cfg_(cfg), transfer_time_(cfg.payload_rate()) {
@@ -52,18 +85,24 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   const sc_time fis = link_.book(arrival, cfg_.cmd_overhead);
   sc_time t = fis + cfg_.cmd_overhead;
   if (rec_) rec_->sata_link()->label(Activity::Data, false, kNone, ActivityTrack::kNoPage, cmd.bytes);
-  if (cmd.op == HostOp::Write) {  // Data FISes in order, each when the link is free
-    cmd.arrived.clear();
-    for (uint64_t at = 0; at < cmd.bytes; at += ssdtlm::kDataFisBytes) {
-      const uint64_t n = std::min(ssdtlm::kDataFisBytes, cmd.bytes - at);
-      const sc_time xfer = transfer_time_(n) + cfg_.fis_overhead;
-      t = link_.book(t, xfer) + xfer;
-      cmd.arrived.push_back({at + n, t});
-    }
+  std::optional<WriteData> data;
+  if (cmd.op == HostOp::Write) {
+    data.emplace(*this, cmd, t);
+    if (cfg_.flow_control)
+      cmd.data_link = &*data;  // the drive asks for the data
+    else
+      t = data->deliver(cmd.bytes, t);  // Data FISes in order, each when the link is free
   }
 
   delay = t - now;
   controller->b_transport(trans, delay);
+  if (data) {
+    cmd.data_link = nullptr;
+    // A drive that answered without asking for all of the data has lost the
+    // rest: a defect of the drive model, not of the host's command.
+    if (!data->all_booked() && trans.is_response_ok())
+      throw std::logic_error("SATA flow control: the drive completed a write without taking all of its data");
+  }
   // The delay comes back relative to the time of return (a disk waits inside).
   t = ssdtlm::sim_time() + delay;
 

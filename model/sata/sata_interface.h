@@ -9,6 +9,14 @@
 // in flash). The completion follows the firmware's completion step and the
 // last Data FIS, whichever is later.
 //
+// A write's Data FISes go, by default, back to back once the command FIS is
+// through, before the firmware sees the command. With `sata.flow_control`
+// the drive paces them, as a SATA device does with DMA Activate: the
+// firmware gets the command first and asks for its data
+// (HostCommand::data_link) as its buffer has room, so a write larger than a
+// full write cache crosses the link as the cache drains. A target must then
+// ask for all of a write's data before it answers (else: an internal error).
+//
 // Payloads: the built-in host attaches a HostCommand (tlm/ssd_protocol.h)
 // with its NCQ tag; TRIM and FLUSH exist only through it. A plain TLM-2.0
 // payload without it is a READ or WRITE FPDMA QUEUED on NCQ tag 0: the
@@ -57,6 +65,9 @@ class SataInterface : public sc_core::sc_module {
 
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  // A write's Data FISes, booked in order from the end of its command FIS
+  // (all at once, or as the drive asks under flow control).
+  class WriteData;
   // Book the read data's Data FISes on the link; returns when the last ends.
   sc_time stream_read_data(const ssdtlm::HostCommand& cmd);
   // A plain payload's command; false (response status set) if it has none.

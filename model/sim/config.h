@@ -123,6 +123,8 @@ struct SataConfig {
   // It is why the era's best drives reached ~260 MB/s, not 300, on SATA 2.
   sc_time fis_overhead = sc_core::SC_ZERO_TIME;
   uint32_t ncq_depth = 32;
+  // The drive paces writes' Data FISes (SataInterface, HostCommand::data_link).
+  bool flow_control = false;
   // Payload rate: line rate less 8b/10b coding.
   double payload_rate() const { return (gen == 1 ? 1.5e9 : gen == 2 ? 3e9 : 6e9) * 0.8 / 8.0; }
 };

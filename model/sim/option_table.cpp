@@ -67,6 +67,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"sata.gen",               "2",      "1|2|3", "SATA generation: 1.5, 3 or 6 Gb/s line rate (8b/10b: 150/300/600 MB/s)"},
     {"sata.cmd_overhead",      "2us",    "time",  "link time of one command's FIS exchange"},
     {"sata.fis_overhead",      "0",      "time",  "link time lost per Data FIS (at most 8 KiB of payload): framing, CRC, flow-control handshakes and the host's DMA turnaround"},
+    {"sata.flow_control",      "false",  "bool",  "the drive paces a write's Data FISes (DMA Activate): an SSD with a write cache decodes the command, then asks for each Data FIS once the pages it carries have cache slots, so a write larger than the free cache crosses the link as destages free it (off: the data crosses before the drive sees the command, and such a write is admitted whole); targets without a write cache take the data at once"},
     {"sata.ncq_depth",         "32",     "count", "NCQ queue depth the drive reports (at most 32); more outstanding IOs wait in the host queue"},
     {"host.cmd_overhead",      "0",      "time",  "host CPU time per command (OS block layer, AHCI command list, doorbell), on one host CPU"},
     {"host.irq_overhead",      "0",      "time",  "host CPU time per completion (interrupt and completion handling), on the same host CPU"},

@@ -354,6 +354,7 @@ void Options::build() {
   c.sata.cmd_overhead = duration("sata.cmd_overhead");
   c.sata.fis_overhead = duration("sata.fis_overhead");
   c.sata.ncq_depth = uint32_t(count("sata.ncq_depth", 1, 32));
+  c.sata.flow_control = flag("sata.flow_control");
   c.host.ncq_depth = c.sata.ncq_depth;
   c.host.cmd_overhead = duration("host.cmd_overhead");
   c.host.irq_overhead = duration("host.irq_overhead");

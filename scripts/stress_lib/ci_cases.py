@@ -82,6 +82,12 @@ def targeted():
         ("write cache, one IO", _spec("--dram.write_cache=25088B", "--workload.number_ios=1", drive=[])),
         ("write cache, randwrite", _spec("--dram.write_cache=1m", "--workload.rw=randwrite",
                                          "--workload.number_ios=3000", log)),
+        # SATA flow control: writes larger than the cache under a read storm
+        # that suspends their destages, with content checks.
+        ("flow control, small cache, suspend", _spec("--sata.flow_control=true", "--dram.write_cache=24k",
+                                                     "--nand.suspend=true", "--check.content=true",
+                                                     "--workload.rw=randrw", "--workload.bs=64k",
+                                                     "--workload.iodepth=8", "--workload.number_ios=600")),
         # Content checking, runtime, DRAM-less, sizes at the capacity edge, big and odd blocks.
         ("content check, used", _spec("--check.content=true", "--precondition=used", "--workload.number_ios=3000",
                                       "--workload.bs=12k")),

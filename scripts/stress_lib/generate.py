@@ -182,6 +182,8 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
         self._cpu_sata(a, ssd=False)
         if rng.random() < 0.1:
             self._set(a, "sata.fis_overhead", rng.choice(["0", "4us", "100us"]))
+        if rng.random() < 0.1:
+            self._set(a, "sata.flow_control", "true")  # a disk takes the data as it comes
         if kind == "trace":
             self._trace(a)
         elif kind == "job":

@@ -119,6 +119,8 @@ class ExtraOptions:
             self._set(a, "controller.trim", rng.choice(["true", "false"]))
         if rng.random() < 0.1:
             self._set(a, "sata.fis_overhead", rng.choice(["0", "1ns", "4us", "100us"]))
+        if rng.random() < 0.15:
+            self._set(a, "sata.flow_control", rng.choice(["true", "false"]))
         if content and self.raid == 1 and kind != "export" and rng.random() < 0.3 and self.has("powerfail.at"):
             self._set(a, "powerfail.at", fmt_time_ns(rng, edge_int(rng, 1, 50_000_000)))
             if rng.random() < 0.5:

@@ -56,6 +56,23 @@ TEST(IdleLatency, Write64kIntoWriteCacheLandsEachDataFisInDramAsItArrives) {
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
 }
 
+TEST(IdleLatency, WriteLargerThanTheWriteCacheCrossesTheLinkAsDestagesFreeSlots) {
+  // SATA flow control (sata.flow_control): a 16 KiB write (two Data FISes of two pages each)
+  // into a cache of two pages, on one die. The first FIS crosses once the
+  // decode has set up the DMA; its pages destage one after the other on the
+  // die. The second FIS needs both slots back: the drive asks for it when
+  // the second destage program ends, and the host's completion follows it.
+  auto r = ssdtest::simulate(drive({"--precondition=none", "--nand.channels=1", "--nand.dies_per_channel=1",
+                                    "--sata.flow_control=true", "--dram.write_cache=8k", "--workload.rw=write", "--workload.bs=16k",
+                                    "--workload.iodepth=1", "--workload.number_ios=1"}));
+  const uint64_t landed = kCmd + kDecode + ps_xfer(8192, kSata) + dram(8192);
+  const uint64_t program0 = landed + kLookup + kUpdate + dram(8) + kFlashOp + kHostProgram;
+  const uint64_t program1 = program0 + kHostProgram;  // the die takes page 1 once page 0 is programmed
+  const uint64_t expected = program1 + ps_xfer(8192, kSata) + dram(8192) + kComplete;
+  ASSERT_EQ(r["write"]["total_ios"], 1);
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
+}
+
 TEST(IdleLatency, Read128kSpreadsOverChannelsAndDies) {
   // seq-fill striped LPN i onto die i (channel i % 8), so a 128 KiB read
   // touches 32 dies, 4 per channel. The firmware issues the pages one after

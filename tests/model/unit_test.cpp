@@ -1,5 +1,5 @@
 // Small building blocks: the reservation calendar, units, latency statistics,
-// the write cache.
+// the write cache, the DRAM port.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 
 #include "model/host/latency_stats.h"
 #include "model/sim/units.h"
+#include "model/controller/dram_buffer.h"
 #include "model/controller/write_cache.h"
 #include "tlm/timeline.h"
 
@@ -102,6 +103,45 @@ TEST(WriteCache, FullCacheWaitsForTheEarliestDestage) {
   EXPECT_TRUE(c.holds(1, sc_time(600, SC_US)));
   EXPECT_FALSE(c.holds(2, sc_time(600, SC_US)));
   EXPECT_EQ(c.drained_at(), sc_time(1400, SC_US));
+}
+
+TEST(WriteCache, SlotsAreTakenInOrder) {
+  // Two pages released together at 500 us: the write that waited for them
+  // took one; the next finds the other, free from 500 us, not before.
+  ssd::WriteCache c(2);
+  c.admit(sc_time(0, SC_US));
+  c.insert(1, sc_time(500, SC_US));
+  c.admit(sc_time(0, SC_US));
+  c.insert(2, sc_time(500, SC_US));
+  EXPECT_EQ(c.admit(sc_time(2, SC_US)), sc_time(500, SC_US));
+  EXPECT_EQ(c.admit(sc_time(3, SC_US)), sc_time(500, SC_US));
+  c.insert(3, sc_time(900, SC_US));
+  c.insert(4, sc_time(900, SC_US));
+  EXPECT_EQ(c.admit(sc_time(1000, SC_US)), sc_time(1000, SC_US));  // long since released
+}
+
+TEST(DramBuffer, ALongTransferMovesAroundAShortOneBookedForLater) {
+  // 1 GB/s (a byte a nanosecond), 60 ns latency. A map entry (8 B) is booked
+  // for 1000 ns from now, then a 4 KiB transfer from now: the port
+  // interleaves them, so the long one ends 8 ns later than alone (4096 +
+  // 8 ns, then the latency), not after the short one (1008 + 4096 + 60).
+  ssd::DramConfig cfg;
+  cfg.bandwidth = 1e9;
+  cfg.latency = sc_time(60, sc_core::SC_NS);
+  ssd::DramBuffer dram("dram", cfg);
+  tlm::tlm_generic_payload trans;
+  ssdtlm::DramAccess access;
+  trans.set_extension(&access);
+  const auto transfer = [&](uint32_t bytes, double from_ns) {
+    access.bytes = bytes;
+    sc_time delay(from_ns, sc_core::SC_NS);
+    dram.socket.get_base_interface().b_transport(trans, delay);
+    return delay;
+  };
+  EXPECT_EQ(transfer(8, 1000), sc_time(1068, sc_core::SC_NS));
+  EXPECT_EQ(transfer(4096, 0), sc_time(4164, sc_core::SC_NS));
+  EXPECT_EQ(dram.bytes_moved(), 4104u);
+  trans.clear_extension(&access);
 }
 
 // nand.suspend moves a die's bookings later: the slots of the pages whose

@@ -19,8 +19,12 @@ class SataInterface::WriteData final : public ssdtlm::WriteDataLink {
   }
   sc_time deliver(uint64_t end, const sc_time& not_before) override {
     end = std::min(end, cmd_.bytes);
-    // Each FIS after the one before it, when the link is free.
-    if (booked_ < end) end_ = std::max(end_, not_before);
+    // Each FIS after the one before it, when the link is free. (The time
+    // the drive held back a FIS the link could have taken is counted.)
+    if (booked_ < end && not_before > end_) {
+      sata_.data_held_ += not_before - end_;
+      end_ = not_before;
+    }
     while (booked_ < end) {
       const uint64_t n = std::min(ssdtlm::kDataFisBytes, cmd_.bytes - booked_);
       const sc_time xfer = sata_.transfer_time_(n) + sata_.cfg_.fis_overhead;

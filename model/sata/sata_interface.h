@@ -52,6 +52,9 @@ class SataInterface : public sc_core::sc_module {
   double utilisation(const sc_time& elapsed) const;
   sc_time busy_until() const { return link_.busy_until(); }
   uint64_t commands() const { return commands_; }
+  // sata.flow_control: the time writes' Data FISes waited for the drive to
+  // ask for them, beyond the end of the FIS before (the decode, cache slots).
+  const sc_time& data_held() const { return data_held_; }
   // The drive's user capacity in bytes; 0 (the default) checks nothing.
   void set_capacity(uint64_t bytes) { capacity_ = bytes; }
   // Keep written data, in chunks of `chunk_bytes` (--store-data).
@@ -79,6 +82,7 @@ class SataInterface : public sc_core::sc_module {
   ssdtlm::RateTimes transfer_time_;  // payload bytes -> time on the link
   ssdtlm::Timeline link_;
   uint64_t commands_ = 0;
+  sc_time data_held_;
   uint64_t capacity_ = 0;
   std::unique_ptr<DataStore> store_;  // null unless store_data()
   ActivityRecorder* rec_ = nullptr;    // null unless traced

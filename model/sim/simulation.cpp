@@ -268,7 +268,9 @@ nlohmann::json Simulation::report() const {
                       {"trimmed_pages", s.trimmed_pages}, {"background_slices", s.background_slices},
                       {"idle_flash_s", s.idle_flash_s}, {"trace_records", s.trace_records}});
   r["state"] = {{"name", state_name_}, {"phases", phases}};
-  dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)}, {"commands", drive_->sata.commands()}};
+  dev["sata"] = {{"utilisation", drive_->sata.utilisation(active)},
+                 {"commands", drive_->sata.commands()},
+                 {"write_data_held_ns", ssdtlm::to_ns(drive_->sata.data_held())}};
   dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
   dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);
   dev["stop_reason"] = to_string(host_->stop_reason());
@@ -299,7 +301,9 @@ nlohmann::json Simulation::hdd_report(const sc_time& elapsed) const {
                 {"utilisation", active == sc_core::SC_ZERO_TIME
                                     ? 0.0
                                     : (st.seek_s + st.rotation_s + st.transfer_s) / active.to_seconds()}};
-  dev["sata"] = {{"utilisation", hdd_->sata.utilisation(active)}, {"commands", hdd_->sata.commands()}};
+  dev["sata"] = {{"utilisation", hdd_->sata.utilisation(active)},
+                 {"commands", hdd_->sata.commands()},
+                 {"write_data_held_ns", ssdtlm::to_ns(hdd_->sata.data_held())}};
   dev["simulated_time_ns"] = ssdtlm::to_ns(elapsed);
   dev["drain_ns"] = ssdtlm::to_ns(active - elapsed);
   dev["stop_reason"] = to_string(host_->stop_reason());

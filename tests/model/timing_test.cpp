@@ -71,6 +71,10 @@ TEST(IdleLatency, WriteLargerThanTheWriteCacheCrossesTheLinkAsDestagesFreeSlots)
   const uint64_t expected = program1 + ps_xfer(8192, kSata) + dram(8192) + kComplete;
   ASSERT_EQ(r["write"]["total_ios"], 1);
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
+  // The link waited for the decode before the first FIS, and from the end
+  // of the first FIS to the second page's program end before the second.
+  const uint64_t held = kDecode + (program1 - (kCmd + kDecode + ps_xfer(8192, kSata)));
+  EXPECT_EQ(r["device"]["sata"]["write_data_held_ns"].get<uint64_t>(), held / kNs);
 }
 
 TEST(IdleLatency, Read128kSpreadsOverChannelsAndDies) {

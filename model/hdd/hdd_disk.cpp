@@ -102,9 +102,15 @@ void HddDisk::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& del
         // frees some, the kernel would otherwise let the newest take it every
         // time and starve the oldest (minutes at QD3).
         const uint64_t ticket = next_ticket_++;
-        while (ticket != serving_ticket_ ||
-               (cached_ > 0 && (cached_ + cmd.bytes > cfg_.cache || cached_writes_ >= cfg_.write_segments)))
+        const auto full = [&] {
+          return cached_ > 0 && (cached_ + cmd.bytes > cfg_.cache || cached_writes_ >= cfg_.write_segments);
+        };
+        // hdd.write_flush=batch: a full cache takes nothing until it has
+        // been written out whole.
+        while (ticket != serving_ticket_ || flushing_ || full()) {
+          if (cfg_.write_batch && ticket == serving_ticket_ && full()) flushing_ = true;
           sc_core::wait(space_);
+        }
         ++serving_ticket_;
         space_.notify();  // the next in line may fit too
         cached_ += cmd.bytes;
@@ -192,6 +198,7 @@ void HddDisk::mechanics() {
     if (j->cached) {
       cached_ -= j->bytes;
       --cached_writes_;
+      if (cached_writes_ == 0) flushing_ = false;
       ++stats_.destaged_writes;
       delete j;
       space_.notify();

@@ -83,6 +83,7 @@ class HddDisk : public sc_core::sc_module {
   double head_ = 0;                  // x of the head
   uint64_t cached_ = 0;              // write-cache bytes waiting
   uint32_t cached_writes_ = 0;       // and the writes they belong to (hdd.write_segments)
+  bool flushing_ = false;            // hdd.write_flush=batch: the full cache is being written out
   uint64_t next_ticket_ = 0, serving_ticket_ = 0;  // writes waiting for room, first come first served
   // The read segment: [seg_start_, seg_end_) read by the last media read
   // (ending at seg_end_ at time seg_time_); read-ahead continues past it at

@@ -142,6 +142,7 @@ struct HddConfig {
   uint64_t read_ahead = 512ull << 10;                    // bytes read on after a read
   bool write_cache = true;
   uint32_t write_segments = 8;                           // writes the cache holds at once (buffer segments)
+  bool write_batch = false;                              // a full write cache is written out whole (hdd.write_flush)
   bool sptf = true;                                      // NCQ: shortest positioning time first (else FIFO)
   double max_wait = 0.5;                                 // sptf: a command queued this long (s) goes first; 0 = no bound
   sc_time cmd_overhead = sc_time(300, sc_core::SC_US);   // the drive's electronics per command

@@ -58,6 +58,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"hdd.read_ahead",         "512k",   "size",  "hard disk: bytes read on after a read while the queue is empty; 0 = none"},
     {"hdd.write_cache",        "true",   "bool",  "hard disk: writes complete once in the buffer and are destaged later"},
     {"hdd.write_segments",     "8",      "count", "hard disk: writes the write cache holds at once (one buffer segment each); a write waits for a free one"},
+    {"hdd.write_flush",        "continuous", "continuous|batch", "hard disk, write cache full: continuous: each write destaged frees room for the next host write; batch: the full cache is written out whole (in the queue's order) before it takes another write"},
     {"hdd.ncq_reorder",        "sptf",   "sptf|fifo", "hard disk: serve the queued command with the shortest seek + rotation next, or in arrival order"},
     {"hdd.max_wait",           "500ms",  "time",  "hard disk, sptf: a command queued this long is served next (oldest first), bounding the starvation of far commands; 0 = no bound"},
     {"hdd.cmd_overhead",       "300us",  "time",  "hard disk: the drive's electronics per command"},

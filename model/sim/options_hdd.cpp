@@ -59,6 +59,9 @@ void Options::build_hdd(SimConfig& c) const {
   d.write_cache = flag("hdd.write_cache");
   d.write_segments = uint32_t(count("hdd.write_segments", 1, 1024));
   if (d.write_cache && d.cache == 0) throw error("hdd.write_cache", "needs a buffer (hdd.cache > 0)");
+  d.write_batch = choice("hdd.write_flush", {"continuous", "batch"}) == "batch";
+  if (!d.write_cache && settings_.at("hdd.write_flush").origin != "default")
+    throw error("hdd.write_flush", "says how a full write cache empties; hdd.write_cache=false has none");
   d.sptf = choice("hdd.ncq_reorder", {"sptf", "fifo"}) == "sptf";
   d.max_wait = text("hdd.max_wait") == "0" ? 0 : duration("hdd.max_wait").to_seconds();
   if (!d.sptf && settings_.at("hdd.max_wait").origin != "default")

@@ -51,6 +51,8 @@ class ExtraOptions:
             self._set(a, "hdd.read_ahead", fmt_size(rng, rng.choice([0, 4096, 512 << 10, 8 << 20, 1 << 30])))
         if write_cache and rng.random() < 0.3:
             self._set(a, "hdd.write_segments", str(edge_int(rng, 1, 1024)))
+        if write_cache and rng.random() < 0.3:
+            self._set(a, "hdd.write_flush", rng.choice(["continuous", "batch"]))
         sptf = rng.random() < 0.8
         if not sptf or rng.random() < 0.2:
             self._set(a, "hdd.ncq_reorder", "sptf" if sptf else "fifo")
@@ -62,7 +64,7 @@ class ExtraOptions:
             self._invalid(a, rng.choice([("hdd.capacity", "1000001B"), ("hdd.rpm", "999"),
                                          ("hdd.rate_inner", "10GB/s"), ("nand.channels", "2"),
                                          ("precondition", "used"), ("raid.members", "2"),
-                                         ("hdd.write_segments", "0")]))
+                                         ("hdd.write_segments", "0"), ("hdd.write_flush", "lazy")]))
         return cap
 
     # ---- before the DRAM is sized: the host page (controller.map_unit) changes the table

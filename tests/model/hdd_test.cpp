@@ -145,6 +145,25 @@ TEST(Hdd, WritesWaitingForBufferRoomAreServedInArrivalOrder) {
   EXPECT_LE(lat_s(j, "write", "max"), 4 * service + kCmd + 4096 / kLink + kOverhead);
 }
 
+TEST(Hdd, BatchFlushWritesOutTheFullCacheBeforeTakingAnotherWrite) {
+  // Three sequential 4 KiB writes at QD1 into a cache of two segments. The
+  // first two are acknowledged from the buffer (A each). The first destage
+  // waits for sector 0 to come round (one turn from the start), then moves
+  // it. The third write finds the cache full: continuous, it waits for that
+  // destage; batch, also for the second write's, which follows at once
+  // (its sector is the next one under the head).
+  const std::string w = "--workload.rw=write --workload.bs=4k --workload.iodepth=1 --workload.number_ios=3 "
+                        "--hdd.write_segments=2 --hdd.write_flush=";
+  const double ack = kCmd + 4096 / kLink + kOverhead;
+  const double first = kRev + 4096 / rate(x_of(0)), second = first + 4096 / rate(x_of(4096));
+  const auto cont = disk(w + "continuous", "wcont");
+  const auto batch = disk(w + "batch", "wbatch");
+  EXPECT_NEAR(lat_s(cont, "write"), ack, 2e-9);
+  EXPECT_NEAR(lat_s(batch, "write"), ack, 2e-9);
+  EXPECT_NEAR(lat_s(cont, "write", "max"), first - 2 * ack, 2e-9);
+  EXPECT_NEAR(lat_s(batch, "write", "max"), second - 2 * ack, 2e-9);
+}
+
 TEST(Hdd, ReadAheadServesTheNextSequentialRead) {
   // Two 4 KiB reads in a row: the second finds its data read ahead.
   const auto j = disk("--workload.rw=read --workload.bs=4k --workload.iodepth=1 --workload.number_ios=2", "ra");
@@ -159,7 +178,8 @@ TEST(Hdd, OptionsOfTheOtherDeviceAreRefused) {
   for (const std::string bad : {"--device=hdd --nand.channels=4", "--device=hdd --precondition=used",
                                 "--hdd.rpm=5400", "--device=hdd --hdd.avg_seek=30ms",
                                 "--device=hdd --hdd.avg_seek=2ms --hdd.track_to_track=1ms --hdd.full_seek=20ms",
-                                "--device=hdd --hdd.rate_inner=200MB/s", "--device=hdd --hdd.capacity=1000B"}) {
+                                "--device=hdd --hdd.rate_inner=200MB/s", "--device=hdd --hdd.capacity=1000B",
+                                "--device=hdd --hdd.write_cache=false --hdd.write_flush=batch"}) {
     const auto r = run(bad + " --log-level=off");
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;

@@ -27,7 +27,9 @@
 // - Write cache (`hdd.write_cache`): a write completes once it is in the
 //   buffer (at most `hdd.cache` bytes and `hdd.write_segments` writes
 //   waiting) and is destaged later, in the queue's order; FLUSH waits until
-//   the buffer is empty. Reads do not
+//   the buffer is empty. Full, it takes the next write when one destage has
+//   made room (`hdd.write_flush=continuous`) or once it has been written
+//   out whole (`batch`). Reads do not
 //   look into the write buffer (the benchmarks here never read what they
 //   just wrote).
 // - Every command costs `hdd.cmd_overhead` in the drive's electronics.

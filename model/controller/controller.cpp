@@ -179,12 +179,6 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
   const sc_time now = ssdtlm::sim_time();
   const uint32_t page = cfg_.nand.host_page();
-  // sata.flow_control: only a write cache paces a write's data; write-through
-  // firmware takes all of it as it comes, as without flow control.
-  if (cmd.data_link && !cache_.enabled()) {
-    delay = cmd.data_link->deliver(cmd.bytes, now + delay) - now;
-    cmd.data_link = nullptr;
-  }
   // (The SATA interface has refused commands beyond the capacity.)
   const uint64_t first = cmd.offset / page;
   const uint64_t last = cmd.bytes ? (cmd.offset + cmd.bytes - 1) / page : first;
@@ -215,7 +209,7 @@ void Controller::serve(tlm::tlm_generic_payload& trans, sc_time& delay) {
       host_reading_ = false;
       break;
     case HostOp::Write: {
-      if (cmd.data_link) return write_back_paced(cmd, t, delay, trans);
+      if (cmd.data_link) return write_back_paced(cmd, t, delay, trans);  // (wired with a write cache only)
       t = stage_write_data(cmd, now + delay, t);
       if (cache_.enabled()) return write_back(cmd, t, delay, trans);
       done = t;
@@ -365,20 +359,24 @@ void Controller::write_back(HostCommand& cmd, const sc_time& staged, sc_time& de
   const sc_time done = cpu_.execute(ack, cfg_.cpu.complete_cycles);
   for (uint64_t l = first; l <= last;) {
     const uint32_t n = uint32_t(std::min<uint64_t>(group_pages(), last - l + 1));
-    sc_time ends[16];
-    suspendable_ = cfg_.nand.suspend;  // the host has its completion: a read may suspend the destage
-    write_pages(cmd, l, n, &slots[l - first], cmd.data_tag, ends);
-    suspendable_ = false;
-    for (uint32_t k = 0; k < n; ++k) {
-      // The die its destage program runs on (none known: the FTL holds the
-      // page in a buffer of its own).
-      const Ppn p = ftl_->lookup(Lpn(uint32_t(l + k)));
-      cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag, p.valid() ? fgeo_.die_of(p).v : fgeo_.dies());
-    }
+    destage(cmd, l, n, &slots[l - first]);
     l += n;
   }
   delay = done - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Controller::destage(const HostCommand& cmd, uint64_t first, uint32_t n, const sc_time* at) {
+  sc_time ends[16];
+  suspendable_ = cfg_.nand.suspend;  // the host has (or will have) its completion: a read may suspend
+  write_pages(cmd, first, n, at, cmd.data_tag, ends);
+  suspendable_ = false;
+  for (uint32_t k = 0; k < n; ++k) {
+    // The die its destage program runs on (none known: the FTL holds the
+    // page in a buffer of its own).
+    const Ppn p = ftl_->lookup(Lpn(uint32_t(first + k)));
+    cache_.insert(uint32_t(first + k), ends[k], cmd.data_tag, p.valid() ? fgeo_.die_of(p).v : fgeo_.dies());
+  }
 }
 
 void Controller::write_back_paced(HostCommand& cmd, const sc_time& decoded, sc_time& delay,
@@ -412,14 +410,7 @@ void Controller::write_back_paced(HostCommand& cmd, const sc_time& decoded, sc_t
       // All of it in a slot: the host's completion, ahead of the last destages.
       if (asked == cmd.bytes) done = cpu_.execute(landed, cfg_.cpu.complete_cycles);
     }
-    sc_time ends[16];
-    suspendable_ = cfg_.nand.suspend;  // the host has (or will have) its completion: a read may suspend
-    write_pages(cmd, l, n, &ready[l - first], cmd.data_tag, ends);
-    suspendable_ = false;
-    for (uint32_t k = 0; k < n; ++k) {
-      const Ppn p = ftl_->lookup(Lpn(uint32_t(l + k)));  // its destage's die (none known: an FTL buffer)
-      cache_.insert(uint32_t(l + k), ends[k], cmd.data_tag, p.valid() ? fgeo_.die_of(p).v : fgeo_.dies());
-    }
+    destage(cmd, l, n, &ready[l - first]);
     l += n;
   }
   delay = done - now;

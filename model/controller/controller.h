@@ -136,7 +136,11 @@ class Controller : public sc_core::sc_module {
   // returns when the program (and any GC it forced) completes.
   sc_time write_page(uint32_t lpn, bool partial, const sc_time& at, uint64_t tag);
   void write_back(ssdtlm::HostCommand& cmd, const sc_time& staged, sc_time& delay, tlm::tlm_generic_payload& trans);
-  // Write-back under SATA flow control (cmd.data_link): each Data FIS is
+  // Write-back: pages [first, first + n) of `cmd`, page k not before at[k],
+  // through the FTL to flash; each holds its cache slot until its program ends.
+  void destage(const ssdtlm::HostCommand& cmd, uint64_t first, uint32_t n, const sc_time* at);
+  // Write-back under SATA flow control (cmd.data_link, which SsdDrive wires
+  // only to a controller with a write cache): each Data FIS is
   // asked for once the pages it carries have cache slots, so a write larger
   // than the free cache crosses the link as destages free it; `decoded`:
   // when the command's decode ended (no data moves before).

@@ -79,12 +79,6 @@ double HddDisk::buffered_at(const Job& job) const {
 
 void HddDisk::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
-  // sata.flow_control: the disk takes a write's data as it comes, as without
-  // it (its buffer is managed below, by whole commands).
-  if (cmd.data_link) {
-    delay = cmd.data_link->deliver(cmd.bytes, sc_core::sc_time_stamp() + delay) - sc_core::sc_time_stamp();
-    cmd.data_link = nullptr;
-  }
   sc_core::wait(delay);  // the command arrives
   delay = sc_core::SC_ZERO_TIME;
   ++stats_.commands;

@@ -18,12 +18,6 @@ RaidFrontend::RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, 
 void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   HostCommand& cmd = *trans.get_extension<HostCommand>();
   const sc_core::sc_time now = sc_core::sc_time_stamp();
-  // sata.flow_control: the chip takes a write's data as it comes (its
-  // members' caches see sub-commands with all of their data in).
-  if (cmd.data_link) {
-    delay = cmd.data_link->deliver(cmd.bytes, now + delay) - now;
-    cmd.data_link = nullptr;
-  }
   const sc_core::sc_time start = now + delay + cfg_.cmd_overhead;  // the chip decodes and splits
   const uint32_t n = cfg_.members;
 

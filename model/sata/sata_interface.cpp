@@ -32,10 +32,9 @@ class SataInterface::WriteData final : public ssdtlm::WriteDataLink {
       booked_ += n;
       cmd_.arrived.push_back({booked_, end_});
     }
-    // The arrival of the FIS holding byte end - 1 (asked for now or before).
-    for (auto it = cmd_.arrived.rbegin(); it != cmd_.arrived.rend(); ++it)
-      if (std::next(it) == cmd_.arrived.rend() || std::next(it)->end < end) return it->at;
-    return end_;  // (end == 0: nothing asked for)
+    // The arrival of the FIS holding byte end - 1 (FISes are whole
+    // kDataFisBytes from the command's first byte; asked for now or before).
+    return end ? cmd_.arrived[(end - 1) / ssdtlm::kDataFisBytes].at : end_;
   }
   bool all_booked() const { return booked_ == cmd_.bytes; }
 
@@ -92,7 +91,7 @@ void SataInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay)
   std::optional<WriteData> data;
   if (cmd.op == HostOp::Write) {
     data.emplace(*this, cmd, t);
-    if (cfg_.flow_control)
+    if (paced_)
       cmd.data_link = &*data;  // the drive asks for the data
     else
       t = data->deliver(cmd.bytes, t);  // Data FISes in order, each when the link is free

@@ -52,6 +52,10 @@ class SataInterface : public sc_core::sc_module {
   double utilisation(const sc_time& elapsed) const;
   sc_time busy_until() const { return link_.busy_until(); }
   uint64_t commands() const { return commands_; }
+  // Writes' data paced by the target (sata.flow_control): set by whoever
+  // wires a target that asks for it through HostCommand::data_link (SsdDrive,
+  // for a controller with a write cache; others take the data as it comes).
+  void pace_writes(bool on) { paced_ = on; }
   // sata.flow_control: the time writes' Data FISes waited for the drive to
   // ask for them, beyond the end of the FIS before (the decode, cache slots).
   const sc_time& data_held() const { return data_held_; }
@@ -83,6 +87,7 @@ class SataInterface : public sc_core::sc_module {
   ssdtlm::Timeline link_;
   uint64_t commands_ = 0;
   sc_time data_held_;
+  bool paced_ = false;
   uint64_t capacity_ = 0;
   std::unique_ptr<DataStore> store_;  // null unless store_data()
   ActivityRecorder* rec_ = nullptr;    // null unless traced

@@ -33,6 +33,10 @@ SsdDrive::SsdDrive(sc_core::sc_module_name name, const SimConfig& cfg)
     }
   } else {
     sata.controller.bind(controller.host);
+    // sata.flow_control paces only a write cache: write-through firmware,
+    // the RAID-0 chip (whose members then see whole sub-commands) and a disk
+    // take a write's data as it comes, as without it.
+    sata.pace_writes(cfg.sata.flow_control && controller.write_cache().enabled());
   }
   sata.set_capacity(user_bytes());
   if (cfg.store_data) sata.store_data(cfg.nand.host_page());

@@ -34,6 +34,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <system_error>
 #include <thread>
 #include <typeinfo>
@@ -62,7 +64,13 @@ struct Planned {
 };
 
 // The threads meet here between the steps of a batch (a few per batch,
-// milliseconds apart: spinning costs little, sleeping would cost a wake-up).
+// milliseconds apart). A thread that arrives early spins a little (the
+// others are usually close behind on cores of their own), then sleeps
+// until the last one wakes it. (It used to spin and yield until then: with
+// a core taken by another process, e.g. a sweep's other point or ctest -j2,
+// the waiting thread's yields took the core from the one it waited for,
+// and preconditioning ran 4x slower than on one thread, most of it in
+// sched_yield.)
 // wait() returns whether `failed` was set when the last thread arrived:
 // the same answer for every thread, whatever any of them sets after (a
 // thread that looked at the flag itself could see another's error from
@@ -75,10 +83,21 @@ class Barrier {
     if (count_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_) {
       stop_.store(failed.load(std::memory_order_relaxed), std::memory_order_relaxed);
       count_.store(0, std::memory_order_relaxed);
-      round_.fetch_add(1, std::memory_order_release);
+      {
+        // (Under the lock: a thread between its last look and its sleep
+        // cannot miss the new round.)
+        std::lock_guard<std::mutex> hold(mutex_);
+        round_.fetch_add(1, std::memory_order_release);
+      }
+      woken_.notify_all();
     } else {
-      for (uint32_t spins = 0; round_.load(std::memory_order_acquire) == round; ++spins)
-        if (spins >= 256) std::this_thread::yield();  // (fewer cores than threads: give way)
+      const auto moved_on = [&] { return round_.load(std::memory_order_acquire) != round; };
+      for (uint32_t spins = 0; spins < kSpins && !moved_on(); ++spins) {
+      }
+      if (!moved_on()) {
+        std::unique_lock<std::mutex> hold(mutex_);
+        woken_.wait(hold, moved_on);
+      }
     }
     // (Not overwritten before every thread has read it: the next meeting
     // needs them all.)
@@ -86,9 +105,12 @@ class Barrier {
   }
 
  private:
+  static constexpr uint32_t kSpins = 4096;  // (a few microseconds)
   const uint32_t n_;
   std::atomic<uint32_t> count_{0}, round_{0};
   std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable woken_;
 };
 }  // namespace
 

@@ -8,7 +8,7 @@
 #include "model/sim/options.h"
 #include "tests/model/sim_harness.h"
 
-namespace {
+namespace data_store_test {
 
 std::vector<unsigned char> pattern(size_t n, unsigned seed) {
   std::vector<unsigned char> v(n);
@@ -86,4 +86,5 @@ TEST(Library, StaticArchiveKeepsFtlRegistrations) {
   EXPECT_EQ(ssd::ftl::FtlRegistry::instance().list().count("page"), 1u);
 }
 
-}  // namespace
+}  // namespace data_store_test
+

@@ -11,7 +11,7 @@
 
 #include "testing/golden.h"
 
-namespace {
+namespace golden_helper_test {
 
 using nlohmann::json;
 namespace golden = ssdsim::golden;
@@ -108,4 +108,5 @@ TEST_F(GoldenHelper, UpdateModeRecordsThenChecks) {
   EXPECT_NONFATAL_FAILURE(run(), "golden 1500.0");
 }
 
-}  // namespace
+}  // namespace golden_helper_test
+

@@ -13,7 +13,7 @@
 #include "model/sim/ssd_drive.h"
 #include "tests/model/sim_harness.h"
 
-namespace {
+namespace plain_payload_test {
 
 using sc_core::sc_time;
 using ssdtlm::HostCommand;
@@ -225,8 +225,6 @@ TEST(PlainPayload, BaseProtocolErrors) {
   EXPECT_EQ(d.sata.commands(), 1u);  // only the accepted read reached the link
 }
 
-}  // namespace
-
 TEST(PlainPayload, ItsWritesAreNotSuspendedForItCannotBeToldOfALaterCompletion) {
   // nand.suspend postpones the completion of a write whose program a read
   // suspends; a plain payload's initiator already has its answer (and the
@@ -253,3 +251,5 @@ TEST(PlainPayload, ItsWritesAreNotSuspendedForItCannotBeToldOfALaterCompletion) 
   EXPECT_EQ(d.channels[0]->stats().suspends, 0u);
   EXPECT_GT(read_end, write_end);  // behind the program (tR, then the page out)
 }
+
+}  // namespace plain_payload_test

@@ -8,7 +8,7 @@
 #include <map>
 #include <tuple>
 
-namespace {
+namespace activity_cli_test {
 
 using ssdtest::Result;
 using ssdtest::run;
@@ -113,4 +113,5 @@ TEST(ActivityCli, TracingChangesNoResultAndMatchesTheReport) {
   }
 }
 
-}  // namespace
+}  // namespace activity_cli_test
+

@@ -10,7 +10,7 @@
 #include "tests/model/timing_drive.h"
 #include "tests/model/vcd_reader.h"
 
-namespace {
+namespace activity_test {
 
 using namespace ssdtest;
 using nlohmann::json;
@@ -159,4 +159,5 @@ TEST(Activity, WindowDropsWhatIsOutsideIt) {
   EXPECT_EQ(v.of("cpu.core0"), (Changes{{0, 0}}));
 }
 
-}  // namespace
+}  // namespace activity_test
+

@@ -10,7 +10,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace checkpoint_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -111,4 +111,5 @@ TEST(CheckpointCli, ConflictsAndFtlsWithoutCheckpointsAreRefused) {
   EXPECT_NE(r.out.find("'--save-state'"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace checkpoint_test
+

@@ -6,7 +6,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace cli_test {
 
 using ssdtest::Result;
 using ssdtest::run;
@@ -205,4 +205,5 @@ TEST(Cli, SameSeedGivesIdenticalReport) {
   EXPECT_NE(ja.dump(), jc.dump());
 }
 
-}  // namespace
+}  // namespace cli_test
+

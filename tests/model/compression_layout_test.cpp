@@ -9,7 +9,7 @@
 
 #include "model/controller/compression.h"
 
-namespace {
+namespace compression_layout_test {
 
 TEST(CompressedLayout, EveryFlashPageProgrammedOnceWhenItsLastByteIsWritten) {
   for (const uint32_t c : {1u, 100u, 1024u, 2048u, 2868u, 3072u, 4095u}) {
@@ -51,4 +51,5 @@ TEST(CompressedLayout, WholePagesAreOff) {
   EXPECT_EQ(ssd::CompressedLayout(4096, 64, 0).slots_per_block(), 64u);
 }
 
-}  // namespace
+}  // namespace compression_layout_test
+

@@ -9,7 +9,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace compression_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -154,4 +154,5 @@ TEST(Compression, CombinationsNotModelledAreRefused) {
   EXPECT_NE(r.out.find("workload.compressibility"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace compression_test
+

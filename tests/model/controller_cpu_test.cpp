@@ -8,7 +8,7 @@
 #include "model/controller/controller_cpu.h"
 #include "model/sim/random.h"
 
-namespace {
+namespace controller_cpu_test {
 
 using sc_core::sc_time;
 using sc_core::SC_NS;
@@ -45,4 +45,5 @@ TEST(ControllerCpu, TwoStepsAsOneTaskEndWhenTheStepsOneAfterTheOtherWould) {
   }
 }
 
-}  // namespace
+}  // namespace controller_cpu_test
+

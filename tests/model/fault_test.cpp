@@ -16,7 +16,7 @@
 #include "tests/model/sim_harness.h"
 
 namespace ssd {
-namespace {
+namespace fault_test {
 
 // Serves every read of LPN l from LPN l+1's page (the report's D6 fault).
 class MisreadingFtl : public ftl::PageFtl {
@@ -150,5 +150,6 @@ TEST(PageFtlReserve, NeverRunsDryAtTheMinimumSpare) {
   }
 }
 
-}  // namespace
+}  // namespace fault_test
+
 }  // namespace ssd

@@ -9,7 +9,7 @@
 #include "tests/model/scratch.h"
 #include "model/sim/options.h"
 
-namespace {
+namespace fio_job_test {
 
 using sc_core::sc_time;
 
@@ -110,4 +110,5 @@ TEST(FioJobFile, DistributionsAndNoOps) {
   EXPECT_THROW(parse("[a]\ndirect=2\n"), ssd::OptionError);
 }
 
-}  // namespace
+}  // namespace fio_job_test
+

@@ -9,7 +9,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace fio_test {
 
 using ssdtest::read_csv;
 using ssdtest::read_json;
@@ -433,4 +433,5 @@ TEST(FioJob, JobFileExcludesWorkloadOptionsAndTraces) {
   EXPECT_NE(r.out.find("/nonexistent.fio: cannot open job file"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace fio_test
+

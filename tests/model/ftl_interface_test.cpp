@@ -17,7 +17,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace ftl_interface_test {
 
 using namespace ssdtest;
 
@@ -288,5 +288,6 @@ TEST(DramCheck, TableBytesOfEveryBuiltInFtlIsItsMapBytes) {
   EXPECT_FALSE(ftl::FtlRegistry::instance().table_bytes("test-trimerase", ftl_params(parse(drive({})).config())));
 }
 
-}  // namespace
+}  // namespace ftl_interface_test
+
 }  // namespace ssd

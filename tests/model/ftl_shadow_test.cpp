@@ -18,7 +18,7 @@
 #include "tests/model/sim_harness.h"
 
 namespace ssd {
-namespace {
+namespace ftl_shadow_test {
 
 std::vector<std::string> ftl_names() {
   std::vector<std::string> names;
@@ -110,5 +110,6 @@ INSTANTIATE_TEST_SUITE_P(Registered, EveryFtl, testing::ValuesIn(ftl_names()),
                            return id;
                          });
 
-}  // namespace
+}  // namespace ftl_shadow_test
+
 }  // namespace ssd

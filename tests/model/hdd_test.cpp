@@ -8,7 +8,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace hdd_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -186,4 +186,5 @@ TEST(Hdd, OptionsOfTheOtherDeviceAreRefused) {
   }
 }
 
-}  // namespace
+}  // namespace hdd_test
+

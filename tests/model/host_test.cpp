@@ -5,7 +5,7 @@
 
 #include "tests/model/timing_drive.h"
 
-namespace {
+namespace host_test {
 
 using namespace ssdtest;
 
@@ -67,4 +67,5 @@ TEST(HostSide, QueueDepthBeyondNcqWaitsInTheHost) {
   EXPECT_LE(r["read"]["slat_ns"]["max"].get<double>(), 56.0 / 8.0 * r["read"]["clat_ns"]["max"].get<double>());
 }
 
-}  // namespace
+}  // namespace host_test
+

@@ -15,7 +15,7 @@
 #include "tests/model/cli_util.h"
 
 namespace ssdtest {
-namespace {
+namespace idle_dies_test {
 
 constexpr int kDies = 4;
 // NAND times of the drive below, in ms: one GC move is a tR, the page out
@@ -102,5 +102,6 @@ TEST(IdleDies, NeedsIdleTimeWorkAndAtMostTheDrivesDies) {
   }
 }
 
-}  // namespace
+}  // namespace idle_dies_test
+
 }  // namespace ssdtest

@@ -17,7 +17,7 @@
 #include "tests/model/args.h"
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace interrupt_cli_test {
 
 using ssdtest::tmp;
 using ssdtest::with;
@@ -112,4 +112,5 @@ TEST(InterruptCli, ARunThatFailsLeavesNoEmptyReportBehind) {
   EXPECT_FALSE(std::filesystem::exists(report)) << r.out;
 }
 
-}  // namespace
+}  // namespace interrupt_cli_test
+

@@ -18,7 +18,7 @@
 #include "tests/model/scratch.h"
 #include "tests/model/sim_harness.h"
 
-namespace {
+namespace interrupt_test {
 
 using ssdtest::parse;
 using ssdtest::with;
@@ -166,4 +166,5 @@ TEST(Interrupt, OnceTheRunStoppedNoGraceRuns) {
   EXPECT_TRUE(std::filesystem::exists(report));
 }
 
-}  // namespace
+}  // namespace interrupt_test
+

@@ -7,7 +7,7 @@
 
 #include "tests/model/timing_drive.h"
 
-namespace {
+namespace map_unit_test {
 
 using namespace ssdtest;
 
@@ -82,4 +82,5 @@ TEST(MapUnit, BadValuesAndCombinationsAreRefused) {
   }
 }
 
-}  // namespace
+}  // namespace map_unit_test
+

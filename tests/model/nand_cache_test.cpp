@@ -9,7 +9,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace nand_cache_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -45,4 +45,5 @@ TEST(NandCache, OffByDefaultChangesNothing) {
             end_ns("--precondition=none --workload.rw=write --nand.cache_program=false --nand.cache_read=false", "d1"));
 }
 
-}  // namespace
+}  // namespace nand_cache_test
+

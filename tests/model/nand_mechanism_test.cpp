@@ -6,7 +6,7 @@
 #include "model/sim/config.h"
 #include "tests/model/timing_drive.h"
 
-namespace {
+namespace nand_mechanism_test {
 
 using namespace ssdtest;
 
@@ -109,4 +109,5 @@ TEST_P(Copyback, GcMovesLeaveTheBus) {
 }
 INSTANTIATE_TEST_SUITE_P(OffOn, Copyback, testing::Bool());
 
-}  // namespace
+}  // namespace nand_mechanism_test
+

@@ -9,7 +9,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace nand_multiplane_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -78,4 +78,5 @@ TEST(NandMultiplane, MultiPlaneBlockTooLargeIsRefused) {
   EXPECT_NE(r.out.find("nand.multiplane"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace nand_multiplane_test
+

@@ -16,7 +16,7 @@
 #include "model/nand/nand_channel.h"
 #include "tlm/ssd_protocol.h"
 
-namespace {
+namespace nand_suspend_calendar_test {
 
 using sc_core::sc_time;
 using sc_core::SC_US;
@@ -164,4 +164,5 @@ TEST(SuspendCalendar, PastTheLimitAReadWaitsForTheProgram) {
   EXPECT_EQ(suspends, 2u);
 }
 
-}  // namespace
+}  // namespace nand_suspend_calendar_test
+

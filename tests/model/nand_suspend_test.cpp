@@ -15,7 +15,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace nand_suspend_test {
 
 using namespace ssdtest;
 
@@ -175,5 +175,6 @@ TEST(Suspend, OptionsThatWouldBeIgnoredOrCannotCombineAreRefused) {
   refused({"--nand.suspend=true", "--controller.compression=true", "--workload.compressibility=50"}, "nand.suspend");
 }
 
-}  // namespace
+}  // namespace nand_suspend_test
+
 }  // namespace ssd

@@ -11,7 +11,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace power_fail_test {
 
 using ssdtest::read_csv;
 using ssdtest::read_json;
@@ -210,4 +210,5 @@ TEST(PowerFail, APowerfailRecordIsNeverIgnored) {
   EXPECT_NE(typo.out.find("or 'trace'; not 'tarce'"), std::string::npos) << typo.out;
 }
 
-}  // namespace
+}  // namespace power_fail_test
+

@@ -8,7 +8,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace raid_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -157,4 +157,5 @@ TEST(Raid, BadValuesAreExit2) {
   }
 }
 
-}  // namespace
+}  // namespace raid_test
+

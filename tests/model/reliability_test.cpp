@@ -9,7 +9,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace reliability_test {
 
 using ssdtest::read_csv;
 using ssdtest::read_json;
@@ -305,10 +305,6 @@ TEST(Reliability, FlushDrainsTheQueueAndHoldsItUntilDone) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The README's consistency recipe (configs/workloads/steady-state-4k-qd32.ini
 // with --timeseries) shows what docs/architecture.md promises: the
 // fresh-out-of-box plateau, the drop when the spare runs out, the steady state.
@@ -345,33 +341,25 @@ TEST(ConsistencyRecipe, ShowsPlateauDropAndSteadyState) {
   for (size_t i = from; i < iops.size(); ++i) EXPECT_NEAR(iops[i], mean, 0.15 * mean) << "interval " << i;
 }
 
-}  // namespace
-
-namespace {
 // An FTL that cannot run the configuration names its option (exit 2).
 TEST(FtlConfig, TooManyLogBlocksNamesTheOption) {
   expect_bad(kSmall + "--ftl.name=bast --ftl.log_blocks=500", "option '--ftl.log_blocks': ftl.log_blocks=500 exceeds");
 }
-}  // namespace
 
-namespace {
 TEST(FtlConfig, BlockBufferBeyondABlockNamesTheOption) {
   expect_bad(kSmall + "--ftl.name=block --ftl.block.buffer=1000", "option '--ftl.block.buffer'");
 }
-}  // namespace
 
-namespace {
 TEST(FtlConfig, AnOptionOfAnotherPolicyIsRefused) {
   expect_bad(kSmall + "--ftl.gc.policy=fifo --ftl.gc.d=4", "option '--ftl.gc.d': only applies to ftl.gc.policy=d-choice");
 }
 TEST(FtlConfig, PluginOptionOutOfRangeNamesTheOption) {
   expect_bad(kSmall + "--ftl.gc.policy=d-choice --ftl.gc.d=0", "option '--ftl.gc.d'");
 }
-}  // namespace
 
-namespace {
 TEST(FtlConfig, DftlMapCacheBeyondDramNamesTheOption) {
   expect_bad(kSmall + "--ftl.name=dftl --dram.size=1m --ftl.map_cache=2m", "option '--ftl.map_cache'");
   expect_bad(kSmall + "--ftl.name=dftl --dram.size=0 --ftl.map_cache=1m", "controller SRAM");
 }
-}  // namespace
+
+}  // namespace reliability_test

@@ -7,7 +7,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace replay_test {
 
 using ssdtest::read_csv;
 using ssdtest::read_json;
@@ -279,4 +279,5 @@ TEST(Outputs, LatencyLogAndTimeSeriesAddUpToTheReport) {
   EXPECT_GT(empty, 0u);     // and no trims
 }
 
-}  // namespace
+}  // namespace replay_test
+

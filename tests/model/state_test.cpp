@@ -12,7 +12,7 @@
 #include "model/sim/random.h"
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace state_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -154,10 +154,6 @@ TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
   EXPECT_EQ(run(kDrive + "--state fill --precondition=used").code, 2);
 }
 
-}  // namespace
-
-namespace {
-
 TEST(DriveState, SteadyIsBuiltWithEveryReadCheckedAndDeterministic) {
   const auto a = with_state("steady", "--check.content=true --seed=4");
   ASSERT_EQ(a["state"]["phases"].size(), 1u);
@@ -252,10 +248,6 @@ TEST(DriveState, SteadyWithAGcPolicyItDoesNotModelIsExit2NamingTheOption) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 TEST(DriveState, TracePhaseWritesTheTracesPagesAndIgnoresItsReads) {
   // MSR CSV: writes of 4 KiB at 0 (page 0), 8 KiB at 6 KiB (pages 1-3, two
   // of them partly: written whole), a read (no effect), and a write of one
@@ -303,4 +295,5 @@ TEST(DriveState, BadTracePhasesAreExit2NamingTheFileAndLine) {
   EXPECT_NE(r.out.find("raid.members"), std::string::npos) << r.out;
 }
 
-}  // namespace
+}  // namespace state_test
+

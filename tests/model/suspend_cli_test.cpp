@@ -10,7 +10,7 @@
 
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace suspend_cli_test {
 
 using ssdtest::read_json;
 using ssdtest::run;
@@ -33,4 +33,5 @@ TEST(SuspendCli, AWritesOwnMapPageReadDoesNotSuspendItsProgram) {
   EXPECT_EQ(on["write"]["lat_ns"]["max"], off["write"]["lat_ns"]["max"]);
 }
 
-}  // namespace
+}  // namespace suspend_cli_test
+

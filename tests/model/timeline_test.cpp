@@ -14,7 +14,7 @@
 #include "model/nand/nand_channel.h"
 #include "tlm/timeline.h"
 
-namespace {
+namespace timeline_test {
 
 using sc_core::sc_time;
 
@@ -233,10 +233,6 @@ TEST(Timeline, AnswersAsTheReferenceBehindADeepQueue) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The NAND channel's placement of an operation (NandChannel::place: die
 // busy `before`, then die and bus `xfer` in the bus's free pieces, then die
 // `after`): the first start whose whole span is free on the die. The plain
@@ -340,4 +336,5 @@ TEST(Timeline, PlacementSkippingKnownMisfitsAnswersAsWithout) {
   EXPECT_GT(skips, 1000u) << skips;
 }
 
-}  // namespace
+}  // namespace timeline_test
+

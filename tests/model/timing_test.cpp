@@ -7,7 +7,7 @@
 
 #include "tests/model/timing_drive.h"
 
-namespace {
+namespace timing_test {
 
 using namespace ssdtest;
 
@@ -169,10 +169,6 @@ TEST(SteadyState, RandomWritesOnUsedDriveRunGcAndCountWriteAmplification) {
   EXPECT_EQ(programs, d["flash_pages_written"].get<uint64_t>());
 }
 
-}  // namespace
-
-namespace {
-
 TEST(IdleLatency, Read4kOnDramlessController) {
   // No DRAM: the map lookup and the page staging cost nothing beyond SRAM.
   auto r = ssdtest::simulate(drive({"--dram.size=0", "--precondition=seq-fill", "--workload.rw=randread",
@@ -217,4 +213,5 @@ TEST(WriteCache, FlushCacheWaitsForTheDestage) {
   EXPECT_EQ(uint64_t(r["flush"]["lat_ns"]["max"].get<double>()), destage / kNs);
 }
 
-}  // namespace
+}  // namespace timing_test
+

@@ -12,7 +12,7 @@
 #include "model/controller/write_cache.h"
 #include "tlm/timeline.h"
 
-namespace {
+namespace unit_test {
 
 using sc_core::SC_US;
 using sc_core::sc_time;
@@ -200,4 +200,5 @@ TEST(WriteCache, PostponeHoldsTheSlotsOfTheMovedProgramsOnly) {
   EXPECT_EQ(rewrite.admit(sc_time(150, SC_US)), sc_time(200, SC_US));  // the first program now ends at 200
 }
 
-}  // namespace
+}  // namespace unit_test
+

@@ -14,7 +14,7 @@
 #include "model/ftl/ftl.h"
 
 namespace ssd {
-namespace {
+namespace circular_ftl_test {
 
 using ftl::FlashOp;
 
@@ -130,5 +130,6 @@ TEST(CircularPlugin, IdleTargetAboveTheSpareIsRefusedNamingTheOption) {
   EXPECT_NO_THROW(ftl::FtlRegistry::instance().create("circular", params(5), ok));
 }
 
-}  // namespace
+}  // namespace circular_ftl_test
+
 }  // namespace ssd

@@ -10,7 +10,7 @@
 #include "model/ftl/ftl.h"
 #include "tests/model/cli_util.h"
 
-namespace {
+namespace plugin_cli_test {
 
 using ssdtest::run;
 
@@ -154,4 +154,5 @@ TEST(PluginCli, PluginInAConfigFileIsRefused) {
   expect_refused(run("--config " + ini), {ini + ": 'ftl.plugin' is command line only"});
 }
 
-}  // namespace
+}  // namespace plugin_cli_test
+

@@ -10,7 +10,7 @@
 using namespace trace_test;
 using traces::TraceOp;
 
-namespace {
+namespace bad_input_test {
 
 struct BadCase {
   const char* name;
@@ -111,8 +111,6 @@ std::vector<BadCase> cases() {
   };
 }
 
-}  // namespace
-
 TEST(BadInput, TextReadersReportFileLineAndField) {
   TempDir dir;
   for (const BadCase& c : cases()) {
@@ -175,7 +173,6 @@ TEST(BadInput, FioHeaderIsRequired) {
 // blktrace binary: a small valid trace written by BlktraceWriter, then
 // corrupted. Layout: a 64-byte process note, then per record a Q and a C
 // event of 48 bytes each.
-namespace {
 constexpr uint64_t kNote = 64, kEvent = 48;
 
 std::string valid_blktrace(const std::string& prefix, bool big_endian = false) {
@@ -205,7 +202,6 @@ struct BinCase {
   uint64_t resync_bytes;  // from the bad record's start to the next valid header (or the end)
   size_t good;
 };
-}  // namespace
 
 TEST(BadInput, BlktraceBinary) {
   const uint64_t q2 = kNote + 2 * kEvent;  // offset of the second record's Q
@@ -302,3 +298,5 @@ TEST(BadInput, OptionsAndMissingFiles) {
     EXPECT_EQ(std::string(e.what()).rfind("/nonexistent/x.csv: cannot open: ", 0), 0u) << e.what();
   }
 }
+
+}  // namespace bad_input_test

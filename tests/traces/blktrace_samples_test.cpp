@@ -10,7 +10,7 @@
 using namespace trace_test;
 using traces::TraceOp;
 
-namespace {
+namespace blktrace_samples_test {
 
 // What `blkparse -i NAME` printed, tallied line by line: the events with an
 // arrival action (Q or D) by kind and size.
@@ -83,8 +83,6 @@ void expect_same_requests(const std::vector<Rec>& a, const std::vector<Rec>& b) 
     EXPECT_EQ(a[i].device, b[i].device);
   }
 }
-
-}  // namespace
 
 TEST(BlktraceSamples, Loop0MatchesBlkparseTally) {
   TextTally t = tally_blkparse(sample("generated/loop0.blkparse.txt"));
@@ -179,7 +177,6 @@ TEST(BlktraceSamples, SinglePerCpuFileAndDirectory) {
   EXPECT_THROW(read_all(empty.file("nothing")), traces::TraceError);
 }
 
-namespace {
 // apps/*.summary.json against the reader, plus the sizes and extent checks.
 void check_app_trace(const std::string& name) {
   const std::string json = read_file(sample("apps/" + name + ".summary.json"));
@@ -220,7 +217,6 @@ void check_app_trace(const std::string& name) {
   EXPECT_TRUE(std::is_sorted(recs.begin(), recs.end(), [](const Rec& a, const Rec& b) { return a.time_ns < b.time_ns; }));
   for (const Rec& x : recs) EXPECT_EQ(x.device, 7u << 20) << "loop0 is dev_t 7,0";
 }
-}  // namespace
 
 TEST(BlktraceSamples, BuildMatchesSummaryJson) { check_app_trace("build"); }
 TEST(BlktraceSamples, FstrimDesktopMatchesSummaryJson) { check_app_trace("fstrim-desktop"); }
@@ -266,3 +262,5 @@ TEST(BlkparseSamples, TextAndBinaryAgreeOnLoop0) {
   expect_same_requests(read_all(sample("generated/loop0.blkparse.txt"), "", issue),
                        read_all(sample("generated/loop0"), "", issue));
 }
+
+}  // namespace blktrace_samples_test

@@ -9,7 +9,7 @@
 using namespace trace_test;
 using namespace traces::detail;
 
-namespace {
+namespace fields_test {
 std::string problem(std::function<void()> f) {
   try {
     f();
@@ -18,7 +18,6 @@ std::string problem(std::function<void()> f) {
   }
   return "no error";
 }
-}  // namespace
 
 TEST(Fields, UnsignedIntegers) {
   EXPECT_EQ(parse_u64("0", "x"), 0u);
@@ -87,3 +86,5 @@ TEST(LineReader, TerminatorsAndLongLines) {
   EXPECT_EQ(l, "last");
   EXPECT_FALSE(lr.next(l));
 }
+
+}  // namespace fields_test

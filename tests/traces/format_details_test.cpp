@@ -8,7 +8,7 @@
 using namespace trace_test;
 using traces::TraceOp;
 
-namespace {
+namespace format_details_test {
 
 struct Expect {
   uint64_t time_ns;
@@ -43,8 +43,6 @@ Read read(const TempDir& dir, const std::string& name, const std::string& conten
   out.stats = r->stats();
   return out;
 }
-
-}  // namespace
 
 TEST(FormatDetails, FioVersion2WaitsFilesAndActions) {
   TempDir dir;
@@ -135,7 +133,6 @@ TEST(FormatDetails, BlkparseRwbsAndLineShapes) {
   EXPECT_EQ(stat(d.stats.ignored, "blkparse action Q"), 9u);
 }
 
-namespace {
 // A blk_io_trace record, little-endian, built here independently of the
 // library's writer: magic, sequence, time, sector, bytes, action, pid,
 // device, cpu, error, pdu_len, then the pdu.
@@ -162,7 +159,6 @@ constexpr uint32_t TC(uint32_t bits) { return bits << 16; }
 constexpr uint32_t kRead = 1, kWrite = 2, kFlush = 4, kQueue = 16, kComplete = 128, kPc = 512, kNotify = 1024,
                    kDiscard = 8192, kFua = 32768;
 constexpr uint32_t kQ = 1, kC = 8, kCgroup = 256;
-}  // namespace
 
 TEST(FormatDetails, BlktraceActionsAndCategories) {
   TempDir dir;
@@ -226,3 +222,5 @@ TEST(FormatDetails, SectorSizeOptionAndCsvVariants) {
   expect_records(ali.recs, {{0, TraceOp::Read, 4096, 512, 7}, {2000, TraceOp::Write, 0, 8192, 7}});
   EXPECT_EQ(stat(ali.stats.ignored, "blank line"), 1u);
 }
+
+}  // namespace format_details_test

@@ -9,7 +9,7 @@
 using namespace trace_test;
 using traces::TraceOp;
 
-namespace {
+namespace roundtrip_test {
 
 struct Caps {
   const char* format;
@@ -49,8 +49,6 @@ std::vector<traces::TraceRecord> random_requests(const Caps& caps, unsigned seed
   }
   return out;
 }
-
-}  // namespace
 
 TEST(RoundTrip, EveryFormat) {
   TempDir dir;
@@ -143,3 +141,5 @@ TEST(RoundTrip, WritersRejectWhatTheFormatCannotHold) {
   EXPECT_THROW(traces::create_trace_writer(dir.file("z"), "nosuch"), traces::TraceError);
   EXPECT_THROW(traces::create_trace_writer("/nonexistent/dir/x", "msr"), traces::TraceError);
 }
+
+}  // namespace roundtrip_test

@@ -11,7 +11,7 @@
 using namespace trace_test;
 using traces::TraceOp;
 
-namespace {
+namespace text_samples_test {
 
 struct Line {
   uint64_t number;
@@ -26,8 +26,6 @@ std::vector<Line> lines_of(const std::string& path, char delim = 0) {
     if (!l.empty()) out.push_back({n, tokens(l, delim)});
   return out;
 }
-
-}  // namespace
 
 TEST(FioSamples, FioMixIolog) {
   // Independent tally of the v3 log: "usec file action [offset length]".
@@ -70,7 +68,6 @@ TEST(FioSamples, FioMixIolog) {
   EXPECT_TRUE(std::includes(q.begin(), q.end(), fio_io.begin(), fio_io.end()));
 }
 
-namespace {
 // DiskSim ASCII sample from MQSim: tally the columns here and compare.
 void check_mqsim(const std::string& file, uint64_t n, uint64_t writes, uint64_t reads, double last_arrival_s) {
   auto lines = lines_of(sample("mqsim/" + file));
@@ -102,7 +99,6 @@ void check_mqsim(const std::string& file, uint64_t n, uint64_t writes, uint64_t 
   EXPECT_EQ(recs.back().offset, std::stoull(lines.back().tok[2]) * 512);
   EXPECT_EQ(recs.back().position, lines.back().number);
 }
-}  // namespace
 
 TEST(DiskSimSamples, MqsimTpcc) {
   check_mqsim("tpcc-small.trace", 6999, 2618, 4381, 1.075);
@@ -119,7 +115,6 @@ TEST(DiskSimSamples, MqsimWsrch) {
   check_mqsim("wsrch-small.trace", 24783, 4, 24779, 60.07);
 }
 
-namespace {
 // The derived files hold the 551 R/W Q events of the loop0 capture, one row
 // each; times lose precision to the format's resolution.
 void check_derived(const std::string& file, uint64_t resolution_ns) {
@@ -137,7 +132,6 @@ void check_derived(const std::string& file, uint64_t resolution_ns) {
     EXPECT_LE(std::llabs(int64_t(recs[i].time_ns) - int64_t(q[i].time_ns)), int64_t(resolution_ns));
   }
 }
-}  // namespace
 
 TEST(DerivedSamples, MsrHasTheBlktraceQueueEvents) { check_derived("loop0_q.msr.csv", 100); }
 TEST(DerivedSamples, SpcHasTheBlktraceQueueEvents) { check_derived("loop0_q.spc", 1000); }
@@ -233,3 +227,5 @@ TEST(Detection, HeadersAndVariants) {
     EXPECT_EQ(traces::detect_format(dir.file("t")), format) << content;
   }
 }
+
+}  // namespace text_samples_test

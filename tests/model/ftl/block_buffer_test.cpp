@@ -15,7 +15,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace block_buffer_test {
 
 using namespace block_test;
 
@@ -156,5 +156,6 @@ TEST(BlockFtlBufferTiming, AFlushOfTwoBlocksRunsTheirMergesBackToBack) {
   EXPECT_EQ(r["device"]["ftl"]["stats"]["rmw_merges"]["value"], 2.0);
 }
 
-}  // namespace
+}  // namespace block_buffer_test
+
 }  // namespace ssd

@@ -19,7 +19,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace block_ftl_test {
 
 using namespace block_test;
 
@@ -489,5 +489,6 @@ TEST(BlockFtlTiming, SequentialWritesAtQd1StayFarBelowTheRmw) {
   EXPECT_EQ(r["device"]["ftl"]["stats"]["appends"]["value"], double(ios));
 }
 
-}  // namespace
+}  // namespace block_ftl_test
+
 }  // namespace ssd

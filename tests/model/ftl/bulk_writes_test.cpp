@@ -19,7 +19,7 @@
 #include "tests/model/ftl/small_drive.h"
 
 namespace ssd {
-namespace {
+namespace bulk_writes_test {
 
 using ftl_test::Case;
 using Drive = ftl_test::SmallDrive;
@@ -97,5 +97,6 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"dftl", "dftl", {{"ftl.map_cache", 4096}}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
-}  // namespace
+}  // namespace bulk_writes_test
+
 }  // namespace ssd

@@ -15,7 +15,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace dftl_ftl_test {
 
 using ftl::FlashOp;
 
@@ -352,5 +352,6 @@ TEST(DftlTiming, SmallDramRaisesRandomReadLatencyByMissRateTimesATranslationRead
   EXPECT_NEAR(diff_ns, expected_ns, 0.10 * expected_ns);
 }
 
-}  // namespace
+}  // namespace dftl_ftl_test
+
 }  // namespace ssd

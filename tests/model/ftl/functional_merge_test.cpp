@@ -18,7 +18,7 @@
 #include "tests/model/ftl/small_drive.h"
 
 namespace ssd {
-namespace {
+namespace functional_merge_test {
 
 using ftl_test::Case;
 using Drive = ftl_test::SmallDrive;
@@ -66,5 +66,6 @@ INSTANTIATE_TEST_SUITE_P(
                            {{"ftl.hybrid.stripe", 2}, {"ftl.hybrid.interleave", 1}, {"ftl.log_blocks", 5}}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
-}  // namespace
+}  // namespace functional_merge_test
+
 }  // namespace ssd

@@ -18,7 +18,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace hybrid_ftl_test {
 
 using Kind = ftl::FlashOp::Kind;
 using namespace hybrid_test;
@@ -389,15 +389,6 @@ TEST(HybridTiming, WriteThatForcesAFullMergeWaitsForItsCopiesAndErases) {
   expect_full_merge_timing(1, {0, 1, 2, 3, 1, 0, 2, 3, 0});
 }
 
-
-}  // namespace
-}  // namespace ssd
-
-namespace ssd {
-namespace {
-
-using namespace ssdtest;
-
 TEST(HybridTiming, UsedThenLeftIdleMergesItsLogBlocks) {
   const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--nand.pages_per_block=4",
                                     "--precondition=none", "--ftl.name=bast", "--ftl.idle_after=1ms"}));
@@ -431,5 +422,6 @@ TEST(HybridTiming, UsedThenLeftIdleMergesItsLogBlocks) {
   EXPECT_EQ(r["device"]["channels"][0]["gc_erases"], 2);
 }
 
-}  // namespace
+}  // namespace hybrid_ftl_test
+
 }  // namespace ssd

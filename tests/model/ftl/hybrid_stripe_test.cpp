@@ -17,7 +17,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace hybrid_stripe_test {
 
 using Kind = ftl::FlashOp::Kind;
 using namespace hybrid_test;
@@ -147,5 +147,6 @@ TEST(HybridTiming, AStripedFullMergeCopiesAndErasesOnItsDiesAtOnce) {
   expect_full_merge_timing(2, {0, 1, 2, 3, 4, 5, 6, 7, 2, 3, 0, 1, 6, 7, 4, 5, 0});
 }
 
-}  // namespace
+}  // namespace hybrid_stripe_test
+
 }  // namespace ssd

@@ -11,7 +11,7 @@
 #include "model/sim/random.h"
 
 namespace ssd {
-namespace {
+namespace page_ftl_test {
 
 FlashGeometry geometry(uint32_t channels, uint32_t dies_per_channel, uint32_t blocks, uint32_t pages) {
   FlashGeometry g;
@@ -221,5 +221,6 @@ TEST(PageFtl, GcIsSlicedAcrossHostWrites) {
   f->check_consistency();
 }
 
-}  // namespace
+}  // namespace page_ftl_test
+
 }  // namespace ssd

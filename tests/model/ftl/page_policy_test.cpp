@@ -19,7 +19,7 @@
 #include "tests/model/timing_drive.h"
 
 namespace ssd {
-namespace {
+namespace page_policy_test {
 
 using namespace ssdtest;
 
@@ -433,5 +433,6 @@ INSTANTIATE_TEST_SUITE_P(Page, EveryPolicy, testing::Values("greedy", "cost-bene
                            return n;
                          });
 
-}  // namespace
+}  // namespace page_policy_test
+
 }  // namespace ssd

@@ -16,7 +16,7 @@
 #include "model/sim/random.h"
 
 namespace ssd {
-namespace {
+namespace steady_state_test {
 
 FlashGeometry geometry(uint32_t blocks, uint32_t pages) {
   FlashGeometry g;
@@ -137,5 +137,6 @@ TEST(SteadyState, OtherGcPoliciesAreRefusedNamingTheOption) {
   // (Other FTLs, which return false, are refused on the command line: state_test.cpp.)
 }
 
-}  // namespace
+}  // namespace steady_state_test
+
 }  // namespace ssd

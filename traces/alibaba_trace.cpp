@@ -3,14 +3,14 @@
 namespace traces::detail {
 
 namespace {
-constexpr size_t kFields = 5;
+constexpr size_t kAlibabaFields = 5;
 }  // namespace
 
 TextTraceReader::Line AlibabaReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
                                                 std::string_view& /*reason*/) {
-  std::string_view f[kFields];
-  size_t n = split(line, ',', f, kFields);
-  if (n != kFields)
+  std::string_view f[kAlibabaFields];
+  size_t n = split(line, ',', f, kAlibabaFields);
+  if (n != kAlibabaFields)
     throw BadRecord("unparsable line",
                     "expected 5 comma-separated fields (device_id,opcode,offset,length,timestamp), found " +
                         std::to_string(n));
@@ -31,8 +31,8 @@ void AlibabaWriter::write(const TraceRecord& rec) {
 }
 
 bool looks_like_alibaba(std::string_view line) {
-  std::string_view f[kFields];
-  return split(line, ',', f, kFields) == kFields && is_digits(f[0]) && is_rw_letter(f[1]) &&
+  std::string_view f[kAlibabaFields];
+  return split(line, ',', f, kAlibabaFields) == kAlibabaFields && is_digits(f[0]) && is_rw_letter(f[1]) &&
          is_digits(f[2]) && is_digits(f[3]) && is_digits(f[4]);
 }
 

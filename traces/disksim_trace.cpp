@@ -3,14 +3,14 @@
 namespace traces::detail {
 
 namespace {
-constexpr size_t kFields = 5;
+constexpr size_t kDisksimFields = 5;
 }
 
 TextTraceReader::Line DiskSimReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
                                                 std::string_view& /*reason*/) {
-  std::string_view f[kFields];
-  size_t n = split_ws(line, f, kFields);
-  if (n != kFields)
+  std::string_view f[kDisksimFields];
+  size_t n = split_ws(line, f, kDisksimFields);
+  if (n != kDisksimFields)
     throw BadRecord("unparsable line",
                     "expected 5 space-separated fields (arrival_time device start_sector size_sectors "
                     "type), found " + std::to_string(n));
@@ -32,8 +32,8 @@ void DiskSimWriter::write(const TraceRecord& rec) {
 }
 
 bool looks_like_disksim(std::string_view line) {
-  std::string_view f[kFields];
-  return split_ws(line, f, kFields) == kFields && is_decimal(f[0]) && is_digits(f[1]) &&
+  std::string_view f[kDisksimFields];
+  return split_ws(line, f, kDisksimFields) == kDisksimFields && is_decimal(f[0]) && is_digits(f[1]) &&
          is_digits(f[2]) && is_digits(f[3]) && is_digits(f[4]);
 }
 

@@ -3,7 +3,7 @@
 namespace traces::detail {
 
 namespace {
-constexpr size_t kFields = 7;
+constexpr size_t kMsrFields = 7;
 // 2007-02-22, around when the MSR Cambridge traces were taken; any base works
 // because readers make times relative to the first record.
 constexpr uint64_t kFiletimeBase = 128166372000000000ULL;
@@ -13,13 +13,13 @@ bool is_header(std::string_view first_field) { return iequals(first_field, "Time
 
 TextTraceReader::Line MsrReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
                                             std::string_view& reason) {
-  std::string_view f[kFields];
-  size_t n = split(line, ',', f, kFields);
+  std::string_view f[kMsrFields];
+  size_t n = split(line, ',', f, kMsrFields);
   if (line_number() == 1 && is_header(f[0])) {
     reason = "msr header";
     return Line::Ignored;
   }
-  if (n != kFields)
+  if (n != kMsrFields)
     throw BadRecord("unparsable line", "expected 7 comma-separated fields (Timestamp,Hostname,DiskNumber,"
                                        "Type,Offset,Size,ResponseTime), found " + std::to_string(n));
   time = parse_u64(f[0], "Timestamp");
@@ -46,8 +46,8 @@ void MsrWriter::write(const TraceRecord& rec) {
 }
 
 bool looks_like_msr(std::string_view line) {
-  std::string_view f[kFields];
-  if (split(line, ',', f, kFields) != kFields) return false;
+  std::string_view f[kMsrFields];
+  if (split(line, ',', f, kMsrFields) != kMsrFields) return false;
   if (is_header(f[0])) return true;
   return is_digits(f[0]) && is_digits(f[2]) && (iequals(f[3], "Read") || iequals(f[3], "Write")) &&
          is_digits(f[4]) && is_digits(f[5]);

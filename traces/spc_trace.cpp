@@ -3,14 +3,14 @@
 namespace traces::detail {
 
 namespace {
-constexpr size_t kFields = 5;
+constexpr size_t kSpcFields = 5;
 }  // namespace
 
 TextTraceReader::Line SpcReader::parse_line(std::string_view line, TraceRecord& rec, uint64_t& time,
                                             std::string_view& /*reason*/) {
-  std::string_view f[kFields];
-  size_t n = split(line, ',', f, kFields);
-  if (n < kFields)
+  std::string_view f[kSpcFields];
+  size_t n = split(line, ',', f, kSpcFields);
+  if (n < kSpcFields)
     throw BadRecord("unparsable line",
                     "expected at least 5 comma-separated fields (ASU,LBA,size,opcode,timestamp), found " +
                         std::to_string(n));
@@ -32,8 +32,8 @@ void SpcWriter::write(const TraceRecord& rec) {
 }
 
 bool looks_like_spc(std::string_view line) {
-  std::string_view f[kFields];
-  return split(line, ',', f, kFields) >= kFields && is_digits(f[0]) && is_digits(f[1]) &&
+  std::string_view f[kSpcFields];
+  return split(line, ',', f, kSpcFields) >= kSpcFields && is_digits(f[0]) && is_digits(f[1]) &&
          is_digits(f[2]) && is_rw_letter(f[3]) && is_decimal(f[4]);
 }
 

@@ -12,7 +12,7 @@
 namespace ssd::ftl {
 
 namespace {
-FtlRegistration registration(
+FtlRegistration block_registration(
     "block", "block-level mapping (JMicron JMF602 class): SRAM write buffer, appends, whole-block read-modify-write",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<BlockFtl>(p, m); },
     {{"ftl.block.buffer", "4", "count",

@@ -10,7 +10,7 @@
 namespace ssd::ftl {
 
 namespace {
-FtlRegistration registration(
+FtlRegistration dftl_registration(
     "dftl", "demand-based page mapping (DFTL): mapping table on flash, LRU cache of entries in DRAM",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<DftlFtl>(p, m); },
     {{"ftl.map_cache", "256k", "size",

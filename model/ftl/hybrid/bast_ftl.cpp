@@ -6,7 +6,7 @@
 namespace ssd::ftl {
 
 namespace {
-FtlRegistration registration(
+FtlRegistration bast_registration(
     "bast", "hybrid log-block FTL (BAST): block-mapped data, one page-mapped log block per updated logical block",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<HybridFtl>(p, m, HybridFtl::Scheme::Bast); },
     HybridFtl::options(), [](const FtlParams& p) { return HybridFtl::table_bytes(p, HybridFtl::Scheme::Bast); });

@@ -8,7 +8,7 @@
 namespace ssd::ftl {
 
 namespace {
-FtlRegistration registration(
+FtlRegistration fast_registration(
     "fast", "hybrid log-block FTL (FAST): block-mapped data, a sequential log and shared random log blocks",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<HybridFtl>(p, m, HybridFtl::Scheme::Fast); },
     HybridFtl::options(), [](const FtlParams& p) { return HybridFtl::table_bytes(p, HybridFtl::Scheme::Fast); });

@@ -10,7 +10,7 @@
 namespace ssd::ftl {
 
 namespace {
-FtlRegistration registration(
+FtlRegistration page_registration(
     "page", "page-level mapping, GC on a free-block watermark (greedy or other victim policies), TRIM, idle-time GC, wear levelling",
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<PageFtl>(p, m); },
     {{"ftl.gc.policy", "greedy", kGcPolicyChoices, "GC victim: fewest valid pages, best age x free / cost, oldest, random, best of d random"},

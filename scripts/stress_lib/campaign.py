@@ -18,7 +18,7 @@ class Tally:
         self.failed_runs = []                   # (label, spec, outcome) of every failure
         self.covered = {}
         self.slow = 0                           # runs over 2 s
-        self.slowest = (0.0, "")
+        self.slowest = (0.0, "", None)          # seconds, label, spec: a slow run is a lead too
         self.by_ftl = collections.defaultdict(collections.Counter)   # ftl.name -> ok/refused/failed
 
     def add(self, label, spec, out):
@@ -26,7 +26,7 @@ class Tally:
         if out.seconds > 2:
             self.slow += 1
         if out.seconds > self.slowest[0]:
-            self.slowest = (out.seconds, label)
+            self.slowest = (out.seconds, label, spec)
         self.kinds[out.kind] += 1
         self.by_ftl[spec.get("ftl.name", "page")]["failed" if out.failed else out.kind] += 1
         if out.kind == "refused":
@@ -40,7 +40,7 @@ class Tally:
     def failed(self):
         return sum(n for n, *_ in self.failures.values())
 
-    def print(self, title):
+    def print(self, title, binary=None):
         ok, refused = self.kinds["ok"], self.kinds["refused"]
         print(f"== {title}: {self.runs} runs, {ok} ok, {refused} refused, {self.failed} failures")
         by_kind = collections.Counter()
@@ -53,6 +53,10 @@ class Tally:
                 f"{name} {sum(c.values())} ({c['ok']} ok, {c['refused']} refused, {c['failed']} failed)"
                 for name, c in sorted(self.by_ftl.items())))
         print(f"   runs over 2 s: {self.slow}; slowest {self.slowest[0]:.1f} s ({self.slowest[1]})")
+        # (The run's configuration depends on the coverage before it, so its
+        # label alone does not reproduce it: the command line does.)
+        if binary and self.slowest[0] > 2:
+            print("   slowest: " + runner.command_line(self.slowest[2], binary))
         for key, n in self.refusals.most_common(5):
             print(f"   refused {n}x: {key}")
 

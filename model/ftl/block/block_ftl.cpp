@@ -179,7 +179,7 @@ void BlockFtl::write(Lpn lpn, uint64_t version, FtlWork& work) {
   work.map_reads += 1;
   ++stats_.host_pages_written;
   work.into_buffer = true;
-  buffer_page(buffer_, held_, {lpn.v % lpb_, lpn.v / lpb_, version}, buffer_blocks_, buffer_pages_,
+  buffer_page(buffer_, held_, {lpn.v % lpb_, lpn.v / lpb_, version}, buffer_blocks_, buffer_pages_, unit_,
               x_.buffer_overwrites, [&] { flush(work); });
 }
 

@@ -160,10 +160,16 @@ class BlockFtl : public Ftl {
   // The write buffer's rule for one host page (write(), and write_pages on
   // its own copy of the buffer): a page of a further logical block while
   // `blocks` are held flushes first; a page already buffered is replaced
-  // (counted in `overwrites`); a buffer of `pages` pages flushes.
+  // (counted in `overwrites`); a buffer of `pages` pages flushes. With
+  // multi-plane units of `unit` pages, a page that fills the buffer while
+  // opening a unit of a run (its block's page before it is buffered) stays
+  // buffered for its partner: the two are one multi-plane program, so a
+  // flush must not split them. (A stream whose phase is off by one, e.g.
+  // behind an odd number of random pages left in the buffer, would
+  // otherwise program one page at a time on half its dies for good.)
   template <class Flush>
   static void buffer_page(std::vector<Buffered>& buffer, std::vector<uint32_t>& held, const Buffered& page,
-                          uint32_t blocks, uint32_t pages, uint64_t& overwrites, Flush&& flush) {
+                          uint32_t blocks, uint32_t pages, uint32_t unit, uint64_t& overwrites, Flush&& flush) {
     if (std::find(held.begin(), held.end(), page.lb) == held.end()) {
       if (held.size() == blocks) flush();
       held.push_back(page.lb);
@@ -175,6 +181,15 @@ class BlockFtl : public Ftl {
       ++overwrites;
     } else {
       buffer.push_back(page);
+      const auto before = [&](const Buffered& b) { return b.lb == page.lb && b.offset + 1 == page.offset; };
+      if (buffer.size() == pages && unit > 1 && pages > 1 && page.offset % unit == 0 &&
+          std::any_of(buffer.begin(), buffer.end() - 1, before)) {
+        buffer.pop_back();  // (its block keeps its place in `held`: the page before it is buffered)
+        flush();
+        held.push_back(page.lb);
+        buffer.push_back(page);
+        return;
+      }
     }
     if (buffer.size() == pages) flush();
   }

@@ -55,8 +55,8 @@ void BlockFtl::write_pages(const std::vector<uint32_t>& lpns, uint64_t first_ver
       held.clear();
     };
     for (size_t i = from; i < to; ++i)  // write(), its flushes queued
-      buffer_page(buffer, held, {lpns[i] % lpb, lpns[i] / lpb, first_version + i}, blocks, per_buffer, overwrites,
-                  queue_flush);
+      buffer_page(buffer, held, {lpns[i] % lpb, lpns[i] / lpb, first_version + i}, blocks, per_buffer, unit_,
+                  overwrites, queue_flush);
     buffer_ = std::move(buffer);
     held_ = std::move(held);
     stats_.host_pages_written += to - from;

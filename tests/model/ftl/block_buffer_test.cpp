@@ -1,8 +1,9 @@
 // The block FTL's write buffer holding pages of several logical blocks
 // (ftl.block.buffer_blocks): what fills it, what a flush emits (every held
 // block's merge in turn, a later block's first op on each die waiting for
-// the earlier blocks' work), and the idle-drive latency of a write whose
-// flush runs two merges back to back, exact to the nanosecond.
+// the earlier blocks' work, a two-plane unit of a stream never split), and
+// the idle-drive latency of a write whose flush runs two merges back to
+// back, exact to the nanosecond.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -105,6 +106,51 @@ TEST(BlockFtlBuffer, AFurtherBlockFlushesTheHeldOnes) {
   write(lpn(2, 4), 5);
   EXPECT_EQ(stat(*f, "buffer_flushes"), 1);  // two blocks held: no flush yet
   f->check_consistency();
+}
+
+// Two-plane units (die_pages 2), stripe 2, a buffer of 4 pages of up to 4
+// blocks. One random page of logical block 7 (dies 2 and 3) sits in the
+// buffer when a stream starts at page 0 of logical block 0 (dies 0 and 1),
+// so the stream's pages reach a full buffer one out of step. The page that
+// would open a unit when the buffer fills stays buffered for its partner:
+// every flush programs whole units of block 0 (pages 2k and 2k + 1 together,
+// one two-plane program), never one page of a unit.
+TEST(BlockFtlBuffer, AFlushNeverSplitsATwoPlaneUnitOfAStream) {
+  FlashMedia media(geometry(), /*track_content=*/true);
+  auto f = make(media, /*buffer=*/4, /*stripe=*/2, /*die_pages=*/2, /*buffer_blocks=*/4);
+  const uint32_t lpb = 2 * kPpb, pages = 24;
+  ftl::FtlWork w;
+  f->begin_command({ftl::HostRun::Op::Write, 7 * lpb + 5, 1, false});
+  f->write(Lpn(7 * lpb + 5), 1, w);
+  EXPECT_TRUE(w.ops.empty());
+  size_t flushed = 0;  // block 0's pages programmed so far
+  f->begin_command({ftl::HostRun::Op::Write, 0, pages, false});
+  for (uint32_t l = 0; l < pages; ++l) {
+    w.clear();
+    f->write(Lpn(l), 100 + l, w);
+    // On each die the pages come in pairs: an even count of programs, the
+    // first at an even page of the block.
+    for (uint32_t die = 0; die < 2; ++die) {
+      std::vector<uint32_t> on;
+      for (const FlashOp& op : w.ops)
+        if (op.kind == Kind::Program && media.geometry().die_of(op.ppn).v == die)
+          on.push_back(media.geometry().page_in_block(op.ppn));
+      flushed += on.size();
+      EXPECT_EQ(on.size() % 2, 0u) << "page " << l << ", die " << die;
+      for (size_t k = 0; k < on.size(); k += 2) {
+        EXPECT_EQ(on[k] % 2, 0u) << "page " << l << ", die " << die;
+        if (k + 1 < on.size()) {
+          EXPECT_EQ(on[k + 1], on[k] + 1) << "page " << l << ", die " << die;
+        }
+      }
+    }
+  }
+  // The first flush took block 7's page and pages 0-1 (page 2 held back),
+  // then one flush per 4 pages: 2-5, 6-9, ... 18-21; pages 22-23 buffered.
+  EXPECT_EQ(flushed, 22u);
+  EXPECT_EQ(stat(*f, "buffer_flushes"), 6);
+  f->check_consistency();
+  for (uint32_t l = 0; l < pages; ++l) expect_reads(*f, media, l, 100 + l);
 }
 
 TEST(BlockFtlBuffer, BlocksBeyondTheBufferOrZeroAreRefusedNamingTheOption) {

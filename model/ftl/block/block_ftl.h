@@ -163,10 +163,11 @@ class BlockFtl : public Ftl {
   // (counted in `overwrites`); a buffer of `pages` pages flushes. With
   // multi-plane units of `unit` pages, a page that fills the buffer while
   // opening a unit of a run (its block's page before it is buffered) stays
-  // buffered for its partner: the two are one multi-plane program, so a
-  // flush must not split them. (A stream whose phase is off by one, e.g.
-  // behind an odd number of random pages left in the buffer, would
-  // otherwise program one page at a time on half its dies for good.)
+  // buffered for its partners, one multi-plane program with it: the stream
+  // is back in step, and with a buffer of whole units its flushes split no
+  // unit. (A stream out of step, e.g. behind an odd number of random pages
+  // left in the buffer, would otherwise program one page at a time on half
+  // its dies for as long as it runs.)
   template <class Flush>
   static void buffer_page(std::vector<Buffered>& buffer, std::vector<uint32_t>& held, const Buffered& page,
                           uint32_t blocks, uint32_t pages, uint32_t unit, uint64_t& overwrites, Flush&& flush) {

@@ -22,6 +22,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   for (std::string part; std::getline(ss, part, sep);) out.push_back(trim(part));
+  if (!s.empty() && s.back() == sep) out.emplace_back();  // (getline drops the empty part after a final separator)
   return out;
 }
 
@@ -59,7 +60,9 @@ DriveState DriveState::parse(const std::string& list, const std::string& where) 
   DriveState st;
   st.name = list;
   for (const std::string& text : split(list, ',')) {
-    if (text.empty()) continue;
+    // (Two commas in a row, or one at an end: a phase left out by mistake,
+    // not one to skip.)
+    if (text.empty()) throw std::invalid_argument(where + "empty phase in '" + list + "'");
     StatePhase p;
     p.text = text;
     const std::vector<std::string> f = split(text, ':');
@@ -165,9 +168,12 @@ DriveState DriveState::resolve(const std::string& arg) {
     const auto eq = line.find('=');
     if (eq == std::string::npos || trim(line.substr(0, eq)) != "phases")
       throw std::invalid_argument(path + ":" + std::to_string(n) + ": expected 'phases = LIST' under [state]");
+    if (at) throw std::invalid_argument(path + ":" + std::to_string(n) + ": 'phases' again (first on line " +
+                                        std::to_string(at) + ")");
     phases = trim(line.substr(eq + 1));
     at = n;
   }
+  if (!at) throw std::invalid_argument(path + ": no 'phases = LIST' (a new drive: --state new)");
   DriveState st = parse(phases, path + ":" + std::to_string(at) + ": ");
   st.name = fs::path(path).stem().string();
   return st;

@@ -486,6 +486,8 @@ void Options::build() {
   if (r.window_end != sc_core::SC_ZERO_TIME && r.window_end <= r.window_start)
     throw error("trace.end", "must be after trace.start");
   r.keep_read = r.keep_write = r.keep_discard = r.keep_flush = false;
+  if (!text("trace.ops").empty() && text("trace.ops").back() == ',')
+    throw error("trace.ops", "'" + text("trace.ops") + "' ends with ','");
   std::stringstream ops(text("trace.ops"));
   for (std::string op; std::getline(ops, op, ',');) {
     op = trim(op);
@@ -566,6 +568,8 @@ void Options::build() {
   // fio compatibility: output formats, latency log format, job files.
   c.output = text("output");
   c.output_normal = c.output_json = c.output_json_plus = false;
+  if (!text("output-format").empty() && text("output-format").back() == ',')
+    throw error("output-format", "'" + text("output-format") + "' ends with ','");
   std::stringstream formats(text("output-format"));
   for (std::string f; std::getline(formats, f, ',');) {
     f = trim(f);

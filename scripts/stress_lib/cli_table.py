@@ -33,11 +33,12 @@ BY_UNIT = {
     "pattern": ["bogus", "", "randomread", "read,write"],
     "name": ["bogus", ""],
     "dev": ["-1", "abc", "7,", "7,0,1", "4096,0", "-7,0"],
-    "list": ["bogus", "read,bogus", "", ","],
+    "list": ["bogus", "read,bogus", "", ",", "read,"],
     "level": ["bogus", "", "verbose"],
     "factor": ["0", "-1", "abc", "", "1e30", "nan", "inf", "2x"],
     "recipe": ["bogus", "fill:0", "fill:abc", "randwrite:4k", "randwrite:4k:0x", "image:2000x", "idle:5", "idle:-1s",
-               "trim:half", "trace:x", ",", "secure-erase:now", "/nonexistent-dir/state.ini"],
+               "trim:half", "trace:x", ",", "secure-erase:now", "/nonexistent-dir/state.ini", "fill,,trim:all", "fill,",
+               "fill:"],
 }
 EXTRA = {  # values that are bad for one option only
     "nand.channels": ["0", "65"], "nand.dies_per_channel": ["0"], "nand.planes_per_die": ["0"],

@@ -140,7 +140,8 @@ TEST(DriveState, NamedStatesAndFiles) {
 }
 
 TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
-  for (const std::string bad : {"fill:0", "randwrite:4k", "image:-1x", "bogus", "trim:half", "idle:5", "trace:x", "trace:"}) {
+  for (const std::string bad : {"fill:0", "randwrite:4k", "image:-1x", "bogus", "trim:half", "idle:5", "trace:x", "trace:",
+                                 "fill,,trim:all", "fill,", ",fill"}) {
     const auto r = run(kDrive + "--state " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_NE(r.out.find("--state"), std::string::npos) << r.out;
@@ -151,6 +152,17 @@ TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
   const auto r = run(kDrive + "--state " + f);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find(f + ":2:"), std::string::npos) << r.out;
+  // A second `phases` line would silently replace the first; none at all
+  // would silently be a new drive.
+  const std::string twice = tmp("twice.ini"), none = tmp("none.ini");
+  std::ofstream(twice) << "[state]\nphases = fill\n# more\nphases = trim:all\n";
+  std::ofstream(none) << "# nothing yet\n[state]\n";
+  const auto r2 = run(kDrive + "--state " + twice);
+  EXPECT_EQ(r2.code, 2);
+  EXPECT_NE(r2.out.find(twice + ":4: 'phases' again (first on line 2)"), std::string::npos) << r2.out;
+  const auto r3 = run(kDrive + "--state " + none);
+  EXPECT_EQ(r3.code, 2);
+  EXPECT_NE(r3.out.find(none + ": no 'phases"), std::string::npos) << r3.out;
   EXPECT_EQ(run(kDrive + "--state fill --precondition=used").code, 2);
 }
 

@@ -117,11 +117,13 @@ void Options::load_file(const std::string& path) {
   std::fclose(f);
   if (failed) throw OptionError(path + ": cannot read config file");
   // program_options does not keep line numbers; find each key's line so
-  // errors can point at it (last occurrence wins, as it does for values),
-  // and the first line that is neither a section, a key = value nor a comment.
+  // errors can point at it, the first line that is neither a section, a
+  // key = value nor a comment, and the first key given twice (the later
+  // value would silently replace the earlier one; across files, and from
+  // the command line over a file, the later one wins by design).
   std::map<std::string, int> line_of;
-  int bad_line = 0;
-  std::string bad_text;
+  int bad_line = 0, again_line = 0, first_line = 0;
+  std::string bad_text, again_key;
   {
     std::istringstream in(content);
     std::string line, section;
@@ -129,12 +131,20 @@ void Options::load_file(const std::string& path) {
       line = trim(line.substr(0, line.find_first_of("#;")));
       if (line.empty()) continue;
       if (line.size() > 1 && line.front() == '[' && line.back() == ']') section = trim(line.substr(1, line.size() - 2));
-      else if (auto eq = line.find('='); eq != std::string::npos)
-        line_of[(section.empty() ? "" : section + ".") + trim(line.substr(0, eq))] = n;
-      else if (!bad_line) bad_line = n, bad_text = line;
+      else if (auto eq = line.find('='); eq != std::string::npos) {
+        const std::string key = (section.empty() ? "" : section + ".") + trim(line.substr(0, eq));
+        if (auto it = line_of.find(key); it != line_of.end() && !again_line)
+          again_line = n, first_line = it->second, again_key = key;
+        line_of[key] = n;
+      } else if (!bad_line) {
+        bad_line = n, bad_text = line;
+      }
     }
   }
   const auto at = [&](int n) { return path + ": line " + std::to_string(n) + ": "; };
+  if (again_line && (!bad_line || again_line < bad_line))
+    throw OptionError(at(again_line) + "'" + printable(again_key) + "' again (first on line " +
+                      std::to_string(first_line) + ")");
   const po::options_description desc = describe();
   po::parsed_options parsed(&desc);
   try {

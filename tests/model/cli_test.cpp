@@ -59,6 +59,17 @@ TEST(BadInput, ConfigFileUnknownKey) {
   expect_bad("--config " + path, path + ": line 2: unknown option 'nand.chanels'");
 }
 
+// Within one file a key given twice is a mistake, not an override (the
+// later value would silently replace the earlier): both lines are named,
+// whether the second comes under a repeated section or as section.key.
+TEST(BadInput, ConfigFileKeyGivenTwice) {
+  const std::string path = tmp("twice.ini"), dotted = tmp("twice-dotted.ini");
+  std::ofstream(path) << "[nand]\nchannels = 4\n[dram]\nsize = 64m\n[nand]\nchannels = 8\n";
+  expect_bad("--config " + path, path + ": line 6: 'nand.channels' again (first on line 2)");
+  std::ofstream(dotted) << "[nand]\nchannels = 4\n[dram]\nsize = 64m\n[]\nnand.channels = 8\n";
+  expect_bad("--config " + dotted, dotted + ": line 6: 'nand.channels' again (first on line 2)");
+}
+
 TEST(Cli, HelpDocumentsEveryKeyWithDefault) {
   const Result r = run("--help");
   EXPECT_EQ(r.code, 0);

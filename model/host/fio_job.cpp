@@ -368,6 +368,11 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
   std::vector<int> global_lines;             // ... and their lines
   std::vector<Pending> jobs;
   bool in_global = false, in_section = false;
+  // The section's own options so far (by canonical name, so an alias
+  // counts): one given twice in a section is a mistake, as its later value
+  // would silently replace the earlier. (A job's option over a [global]
+  // one, or a later [global] section's over an earlier one, is by design.)
+  std::map<std::string, int> section_keys;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     line = trim(line);
@@ -378,6 +383,7 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
       if (name.empty()) throw OptionError(path + ": line " + std::to_string(n) + ": empty section name");
       in_section = true;
       in_global = name == "global";
+      section_keys.clear();
       if (!in_global) {
         Pending p;
         p.job.name = name;
@@ -412,6 +418,9 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
       throw OptionError(where + "unknown fio option '" + key + "'" +
                         (best_d <= std::max<size_t>(2, key.size() / 3) ? " (did you mean '" + best + "'?)" : ""));
     }
+    if (const auto [it, fresh] = section_keys.emplace(key, n); !fresh)
+      throw OptionError(where + "option '" + written + "' again in this section (first on line " +
+                        std::to_string(it->second) + "; fio would take the later one)");
     const ValueParser p(path, n, written, capacity);
     if (in_global) {
       FioJob scratch;  // check the value now, where the error points at [global]

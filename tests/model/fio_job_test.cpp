@@ -22,7 +22,7 @@ ssd::FioJobFile parse(const std::string& text, uint32_t ncq = 32) {
 }
 
 TEST(FioJobFile, SizesAreBytesOrPowersOf1024) {
-  const auto f = parse("[a]\nbs=4k\nsize=1m\noffset=4096\nio_size=1g\n[b]\nbs=4K\nsize=50%\noffset=512\n[c]\nbs=8KiB\n"
+  const auto f = parse("[a]\nbs=4k\nsize=1m\noffset=4096\nio_size=1g\n[b]\nbs=4K\nsize=50%\noffset=512\n[c]\n"
                        "blocksize=16384\n");
   ASSERT_EQ(f.jobs.size(), 3u);
   EXPECT_EQ(f.jobs[0].bs[0].bytes, 4096u);
@@ -32,7 +32,10 @@ TEST(FioJobFile, SizesAreBytesOrPowersOf1024) {
   EXPECT_EQ(f.jobs[1].bs[0].bytes, 4096u);
   EXPECT_EQ(f.jobs[1].size, kCapacity / 2);
   EXPECT_EQ(f.jobs[1].offset, 512u);
-  EXPECT_EQ(f.jobs[2].bs[0].bytes, 16384u);  // the alias, written later, wins
+  EXPECT_EQ(f.jobs[2].bs[0].bytes, 16384u);  // the alias
+  // The same option twice in a section (here by its alias) is refused where
+  // fio would take the later value: one of the two lines is a mistake.
+  EXPECT_THROW(parse("[c]\nbs=8KiB\nblocksize=16384\n"), ssd::OptionError);
 }
 
 TEST(FioJobFile, TimesUseFiosDefaultUnits) {

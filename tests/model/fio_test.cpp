@@ -421,6 +421,9 @@ TEST(FioJob, BadJobFilesNameFileLineAndOption) {
   expect_job_error("[a]\niodepth=1000\n[b]\niodepth=25\n", "the jobs' iodepth x numjobs add up to 1025, above the host queue limit of 1024");
   expect_job_error("rw=read\n", "line 1: option 'rw' outside a [section]");
   expect_job_error("[global]\nrw=read\n", "no job section");
+  // One option twice in a section (an alias counts): its later value would silently win.
+  expect_job_error("[a]\nbs=4k\nrw=read\nblocksize=8k\n", "line 4: option 'blocksize' again in this section (first on line 2; fio would take the later one)");
+  expect_job_error("[global]\nbs=4k\nbs=8k\n[a]\n", "line 3: option 'bs' again in this section (first on line 2; fio would take the later one)");
 }
 
 TEST(FioJob, JobFileExcludesWorkloadOptionsAndTraces) {

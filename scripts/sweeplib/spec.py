@@ -80,8 +80,10 @@ def _ini_sections(path, text):
             name = " ".join(stripped[1:-1].split())
             if name.startswith("plot.") or name.startswith("plot "):
                 name = "plot " + name[5:].strip()
-            current = sections.setdefault(name, [])
-            current.append(Item("", None, n))  # marks the section's line
+            if name in sections:  # (merging the two would hide which one a key came from)
+                raise SweepError(f"section again (first on line {sections[name][0].line})", file=path, line=n,
+                                 key=f"[{name}]")
+            current = sections[name] = [Item("", None, n)]  # marks the section's line
             continue
         # An indented line continues the previous value when that value ends
         # with a comma or the line is not itself `key = value`.
@@ -229,11 +231,16 @@ def _list(spec, it):
         return [_scalar(spec, it, v) for v in it.raw]
     if not isinstance(it.raw, str):
         return [_scalar(spec, it, it.raw)]
+    if it.raw.count('"') % 2:
+        raise spec.error("a quote is not closed", it.line, it.key)
     try:
         row = next(csv.reader([it.raw], skipinitialspace=True))
     except (csv.Error, StopIteration):
         raise spec.error("cannot split the comma-separated values", it.line, it.key)
-    return [v.strip() for v in row if v.strip()]
+    values = [v.strip() for v in row]
+    if len(values) > 1 and not all(values):  # ',,' or a comma at an end: a value left out, not one to skip
+        raise spec.error("an empty value in the list", it.line, it.key)
+    return [v for v in values if v]
 
 
 def _words(spec, it):

@@ -244,7 +244,14 @@ class SweepTest(unittest.TestCase):
                  ("[sweep]\nconfigs = missing.ini\n", 2, "configs"),
                  ("[sweep]\nconfigs = tiny.ini\nmetrics = write.iopz\n", 3, "metrics"),
                  ("[sweep]\nconfigs = tiny.ini\n[options]\nreport = x.json\n", 4, "report"),
-                 ("[sweep]\nconfigs = tiny.ini\n[plot p]\ntype = pie\n", 4, "type")]
+                 ("[sweep]\nconfigs = tiny.ini\n[plot p]\ntype = pie\n", 4, "type"),
+                 # A value left out, a quote not closed, a section given twice: refused, not guessed at.
+                 ("[sweep]\nconfigs = tiny.ini\n[grid]\nnand.channels = 1,,2\n", 4, "an empty value"),
+                 ("[sweep]\nconfigs = tiny.ini\n[grid]\nnand.channels = 1, 2,\n", 4, "an empty value"),
+                 ("[sweep]\nconfigs = tiny.ini\nmetrics = write.iops,\n", 3, "an empty value"),
+                 ("[sweep]\nconfigs = tiny.ini\n[grid]\ntrace.ops = \"read,write, write\n", 4, "not closed"),
+                 ("[sweep]\nconfigs = tiny.ini\n[grid]\nnand.channels = 1\n[grid]\nnand.dies_per_channel = 1\n",
+                  5, "[grid]: section again (first on line 3)")]
         for i, (text, line, key) in enumerate(cases):
             path = self.write(f"broken{i}.ini", text)
             rc, stdout, stderr = self.sweep(path, "--dry-run")

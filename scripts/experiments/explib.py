@@ -45,22 +45,30 @@ def _internal_error(kind, value, tb):
     os._exit(3)
 
 
+def _at_least_one(text):
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': a whole number, at least 1")
+    return int(text)
+
+
 def parser(name, doc):
     sys.excepthook = _internal_error  # no traceback: one line, exit 3
     ap = argparse.ArgumentParser(prog=name, description=doc)
     ap.add_argument("--quick", action="store_true", help="short runs and spans (minutes in all; the CI smoke test)")
     ap.add_argument("--drives", help="comma-separated preset names or .ini paths (default: every configs/drives preset)")
     ap.add_argument("--out", help=f"output directory (default results/experiments/{name})")
-    ap.add_argument("--jobs", type=int, default=2, help="runs at once (default 2)")
+    ap.add_argument("--jobs", type=_at_least_one, default=2, help="runs at once (default 2)")
     ap.add_argument("--binary", default=BINARY)
     return ap
 
 
 def drives(arg, ssd_only=False):
     """(name, path) of the chosen presets; a missing one is reported, not skipped silently."""
-    names = arg.split(",") if arg else sorted(f[:-4] for f in os.listdir(DRIVES) if f.endswith(".ini"))
+    names = arg.split(",") if arg is not None else sorted(f[:-4] for f in os.listdir(DRIVES) if f.endswith(".ini"))
     out = []
-    for n in names:
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            fail(2, f"--drives: {n}: given twice")
         path = n if n.endswith(".ini") else os.path.join(DRIVES, n + ".ini")
         if not os.path.exists(path):
             fail(2, f"--drives: {n}: no such preset ({path})")

@@ -21,7 +21,7 @@ size_t Timeline::first_ending_after(const sc_time& t) const {
   // lies in [p, p + len].
   const Interval* p = busy_list_.data() + head_;
   size_t len = busy_list_.size() - head_;
-  if (len == 0) return head_;
+  if (len == 0 || p->end > t) return head_;  // (often: a search at or near now, retired up to now)
   while (len > 1) {
     const size_t half = len / 2;
     p += p[half].end <= t ? half : 0;

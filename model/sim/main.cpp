@@ -99,8 +99,10 @@ int sc_main(int argc, char* argv[]) {
     // a large drive takes seconds: one then stops at the first check after it).
     ssd::catch_interrupts();
 
-    // Trace files: an unwritable path fails before the run (the recorder opens them while the drive is built).
-    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity}})
+    // Trace files and an exported trace: an unwritable path fails before the
+    // run (the recorder opens them while the drive is built; the export, after).
+    for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
+                                    std::pair{"export-trace", cfg.export_trace}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
     const OutputFile state_file(cfg.save_state, ssd::kForcedState);  // (written after preconditioning, drive_checkpoint.cpp)
     if (!state_file.writable()) throw opts.error("save-state", cfg.save_state + ": cannot open for writing");

@@ -190,8 +190,9 @@ uint64_t Options::count(const std::string& key, uint64_t min, uint64_t max) cons
   uint64_t v = 0;
   if (!t.empty() && t[0] == '-') throw error(key, "negative value '" + t + "'");
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (ec != std::errc() || p != t.data() + t.size()) throw error(key, "not a whole number: '" + t + "'");
-  if (v < min || v > max)
+  const bool huge = ec == std::errc::result_out_of_range && p == t.data() + t.size();  // digits beyond 64 bits
+  if (!huge && (ec != std::errc() || p != t.data() + t.size())) throw error(key, "not a whole number: '" + t + "'");
+  if (huge || v < min || v > max)
     throw error(key, "'" + t + "' is out of range [" + std::to_string(min) + ", " + std::to_string(max) + "]");
   return v;
 }

@@ -232,7 +232,7 @@ void export_synthetic_trace(const SimConfig& cfg, uint64_t span) {
     }
     writer->close();
   } catch (const std::exception& e) {
-    throw OptionError(cfg.export_trace + ": " + e.what() + " (option 'export-trace')");
+    throw OptionError(std::string("option 'export-trace': ") + e.what());  // (what() names the file)
   }
 }
 

@@ -45,6 +45,13 @@ TEST(BadInput, GeometryTooSmallBlamesTheDefaultItBreaks) {
 TEST(BadInput, UnwritableReportFailsBeforeTheRun) {
   expect_bad("--report /nonexistent/dir/r.json", "option '--report': /nonexistent/dir/r.json: cannot open for writing");
 }
+TEST(BadInput, CountBeyond64BitsIsOutOfRangeNotMalformed) {
+  expect_bad("--nand.channels=99999999999999999999999", "option '--nand.channels': '99999999999999999999999' is out of range [1, 64]");
+  expect_bad("--seed=18446744073709551616", "option '--seed': '18446744073709551616' is out of range");
+}
+TEST(BadInput, UnwritableExportTraceFailsBeforeTheWork) {
+  expect_bad("--export-trace=/nonexistent/dir/t.csv", "option '--export-trace': /nonexistent/dir/t.csv: cannot open for writing");
+}
 TEST(BadInput, MissingConfigFile) { expect_bad("--config /nonexistent.ini", "/nonexistent.ini: cannot open config file"); }
 
 TEST(BadInput, ConfigFileErrorNamesFileLineAndKey) {

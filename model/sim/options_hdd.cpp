@@ -56,6 +56,8 @@ void Options::build_hdd(SimConfig& c) const {
   if (d.rate_inner > d.rate_outer) throw error("hdd.rate_inner", "the inner edge cannot be faster than the outer");
   d.cache = size("hdd.cache");
   d.read_ahead = size("hdd.read_ahead");
+  // (The segment read ahead is held in the buffer: more than it holds would be cut silently.)
+  if (d.read_ahead > d.cache) throw error("hdd.read_ahead", "is more than the buffer holds (hdd.cache)");
   d.write_cache = flag("hdd.write_cache");
   d.write_segments = uint32_t(count("hdd.write_segments", 1, 1024));
   if (d.write_cache && d.cache == 0) throw error("hdd.write_cache", "needs a buffer (hdd.cache > 0)");

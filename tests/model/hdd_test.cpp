@@ -179,7 +179,8 @@ TEST(Hdd, OptionsOfTheOtherDeviceAreRefused) {
                                 "--hdd.rpm=5400", "--device=hdd --hdd.avg_seek=30ms",
                                 "--device=hdd --hdd.avg_seek=2ms --hdd.track_to_track=1ms --hdd.full_seek=20ms",
                                 "--device=hdd --hdd.rate_inner=200MB/s", "--device=hdd --hdd.capacity=1000B",
-                                "--device=hdd --hdd.write_cache=false --hdd.write_flush=batch"}) {
+                                "--device=hdd --hdd.write_cache=false --hdd.write_flush=batch",
+                                "--device=hdd --hdd.cache=256k"}) {  // the default read-ahead (512k) no longer fits
     const auto r = run(bad + " --log-level=off");
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;

@@ -62,6 +62,16 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+// The trimmed items of a comma-separated value, empty ones kept (a final
+// comma too, which getline alone drops): each item's check refuses them.
+std::vector<std::string> comma_list(const std::string& s) {
+  std::vector<std::string> items;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');) items.push_back(trim(item));
+  if (!s.empty() && s.back() == ',') items.emplace_back();
+  return items;
+}
+
 }  // namespace
 
 Options Options::parse(int argc, const char* const* argv) {
@@ -497,11 +507,7 @@ void Options::build() {
   if (r.window_end != sc_core::SC_ZERO_TIME && r.window_end <= r.window_start)
     throw error("trace.end", "must be after trace.start");
   r.keep_read = r.keep_write = r.keep_discard = r.keep_flush = false;
-  if (!text("trace.ops").empty() && text("trace.ops").back() == ',')
-    throw error("trace.ops", "'" + text("trace.ops") + "' ends with ','");
-  std::stringstream ops(text("trace.ops"));
-  for (std::string op; std::getline(ops, op, ',');) {
-    op = trim(op);
+  for (const std::string& op : comma_list(text("trace.ops"))) {
     if (op == "read") r.keep_read = true;
     else if (op == "write") r.keep_write = true;
     else if (op == "discard" || op == "trim") r.keep_discard = true;
@@ -579,11 +585,7 @@ void Options::build() {
   // fio compatibility: output formats, latency log format, job files.
   c.output = text("output");
   c.output_normal = c.output_json = c.output_json_plus = false;
-  if (!text("output-format").empty() && text("output-format").back() == ',')
-    throw error("output-format", "'" + text("output-format") + "' ends with ','");
-  std::stringstream formats(text("output-format"));
-  for (std::string f; std::getline(formats, f, ',');) {
-    f = trim(f);
+  for (const std::string& f : comma_list(text("output-format"))) {
     if (f == "normal") c.output_normal = true;
     else if (f == "json") c.output_json = true;
     else if (f == "json+") c.output_json = c.output_json_plus = true;

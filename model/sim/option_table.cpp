@@ -3,6 +3,8 @@
 // Options::parse (options.cpp) reads them into the SimConfig structs.
 #include "model/sim/options.h"
 
+#include <algorithm>
+
 namespace ssd {
 
 const std::vector<OptionSpec>& core_option_specs() {
@@ -139,6 +141,59 @@ const std::vector<OptionSpec>& core_option_specs() {
   };
   // clang-format on
   return specs;
+}
+
+namespace {
+std::string last_part(const std::string& key) { return key.substr(key.rfind('.') + 1); }
+
+// Letters to insert, delete or change to turn a into b (Levenshtein).
+size_t edits(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+}  // namespace
+
+std::vector<std::string> similar_keys(const std::string& name) {
+  std::vector<std::string> keys;
+  for (const auto& s : option_specs()) keys.push_back(s.key);
+  const auto pick = [&](auto close) {
+    std::vector<std::string> out;
+    for (const auto& k : keys)
+      if (k != name && close(k)) out.push_back(k);
+    if (out.size() > 3) out.resize(3);
+    return out;
+  };
+  if (name.empty() || name.size() > 64) return {};  // (no key is that long)
+  const std::string tail = last_part(name);
+  std::vector<std::string> out = pick([&](const std::string& k) { return last_part(k) == tail; });
+  if (out.empty() && name.size() >= 3)
+    out = pick([&](const std::string& k) { return k.compare(0, name.size(), name) == 0; });
+  // One edit in a short name, two in a longer one: more would match unrelated keys.
+  const size_t most = name.size() < 6 ? 1 : 2;
+  if (out.empty()) {
+    std::stable_sort(keys.begin(), keys.end(),
+                     [&](const std::string& a, const std::string& b) { return edits(name, a) < edits(name, b); });
+    out = pick([&](const std::string& k) { return edits(name, k) <= most; });
+  }
+  return out;
+}
+
+std::string did_you_mean(const std::string& name, const std::string& dash) {
+  const std::vector<std::string> keys = similar_keys(name);
+  std::string out;
+  for (size_t i = 0; i < keys.size(); ++i)
+    out += std::string(i == 0 ? "" : i + 1 == keys.size() ? " or " : ", ") + "'" + dash + keys[i] + "'";
+  return out.empty() ? "" : " (did you mean " + out + "?)";
 }
 
 }  // namespace ssd

@@ -85,6 +85,12 @@ Options Options::parse(int argc, const char* const* argv) {
     // `--workload.number_ios` (a misspelt key is an error, not a guess).
     const int style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
     parsed = po::command_line_parser(argc, argv).options(desc).style(style).run();
+  } catch (const po::unknown_option& e) {
+    // (Boost names the token as given: `--rw=randread`.)
+    std::string name = e.get_option_name();
+    name = name.substr(std::min(name.find_first_not_of('-'), name.size()));
+    throw OptionError(std::string("command line: ") + printable(e.what()) +
+                      did_you_mean(name.substr(0, name.find('=')), "--"));
   } catch (const po::error& e) {
     throw OptionError(std::string("command line: ") + e.what());
   }
@@ -163,7 +169,9 @@ void Options::load_file(const std::string& path) {
   } catch (const po::unknown_option& e) {
     const std::string key = e.get_option_name();
     const int n = line_of.count(key) ? line_of[key] : 0;
-    throw OptionError((n ? at(n) : path + ": ") + "unknown option '" + printable(key) + "' (see --help)");
+    const std::string hint = did_you_mean(key, "");
+    throw OptionError((n ? at(n) : path + ": ") + "unknown option '" + printable(key) + "'" +
+                      (hint.empty() ? " (see --help)" : hint));
   } catch (const po::error& e) {
     if (bad_line) throw OptionError(at(bad_line) + "not a 'key = value' line: '" + printable(bad_text) + "'");
     throw OptionError(path + ": " + printable(e.what()));

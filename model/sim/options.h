@@ -30,6 +30,16 @@ struct OptionSpec {
 std::vector<OptionSpec> option_specs();
 // The core table alone (what does not depend on the FTL plug-ins).
 const std::vector<OptionSpec>& core_option_specs();
+// Keys a mistyped or fio-style `name` may have meant, for an error's
+// "did you mean" hint (at most three, best first): keys whose last part
+// is name's (fio's `rw` is `workload.rw`; `dram.channels` is
+// `nand.channels`), else keys that begin with name (a cut-short key),
+// else keys one or two letters off (`nand.chanels`). None if nothing is close.
+std::vector<std::string> similar_keys(const std::string& name);
+// " (did you mean '--a' or '--b'?)" for an unknown option `name` (its
+// similar_keys written with `dash`: "--" on the command line, "" in a
+// config file); empty if no key is close.
+std::string did_you_mean(const std::string& name, const std::string& dash);
 
 class Options {
  public:

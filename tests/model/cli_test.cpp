@@ -25,6 +25,20 @@ void expect_bad(const std::string& args, const std::string& message) {
 }
 
 TEST(BadInput, UnknownOption) { expect_bad("--nand.chanels=4", "nand.chanels"); }
+// An unknown option names the keys it may have meant: fio's names (the
+// key's last part), a key in the wrong section, a cut-short or misspelt
+// key; nothing when no key is close.
+TEST(BadInput, UnknownOptionSuggestsTheKeyMeant) {
+  expect_bad("--rw=randread", "unrecognised option '--rw=randread' (did you mean '--workload.rw'?)");
+  expect_bad("--iodepth=4", "(did you mean '--workload.iodepth' or '--trace.iodepth'?)");
+  expect_bad("--dram.channels=2", "(did you mean '--nand.channels'?)");
+  expect_bad("--nand.chan=4", "(did you mean '--nand.channels' or '--nand.channel_rate'?)");
+  expect_bad("--nand.chanels=4", "(did you mean '--nand.channels'?)");
+  const Result r = run(kSmall + "--bogus=1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("unrecognised option '--bogus=1'"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("did you mean"), std::string::npos) << r.out;
+}
 TEST(BadInput, UnitlessSize) { expect_bad("--nand.page_size=4096", "option '--nand.page_size': size '4096' needs a unit"); }
 TEST(BadInput, NegativeSize) { expect_bad("--workload.bs=-4k", "option '--workload.bs': negative value"); }
 TEST(BadInput, UnitlessTime) { expect_bad("--nand.t_read=50", "option '--nand.t_read': time '50' needs a unit"); }
@@ -63,7 +77,10 @@ TEST(BadInput, ConfigFileErrorNamesFileLineAndKey) {
 TEST(BadInput, ConfigFileUnknownKey) {
   const std::string path = tmp("unknown.ini");
   std::ofstream(path) << "[nand]\nchanels = 4\n";
-  expect_bad("--config " + path, path + ": line 2: unknown option 'nand.chanels'");
+  expect_bad("--config " + path, path + ": line 2: unknown option 'nand.chanels' (did you mean 'nand.channels'?)");
+  const std::string far = tmp("unknown-far.ini");
+  std::ofstream(far) << "[nand]\nzzz = 4\n";
+  expect_bad("--config " + far, far + ": line 2: unknown option 'nand.zzz' (see --help)");
 }
 
 // Within one file a key given twice is a mistake, not an override (the

@@ -71,6 +71,13 @@ TextTraceReader::Line FioReader::parse_line(std::string_view line, TraceRecord& 
     return Line::Record;
   }
   if (n == 2 + skip) {
+    // An I/O action here lost its offset and length (fio's parser needs them
+    // too, "sync 0 0" for a sync): say that, not "unknown file action".
+    for (std::string_view io : {"read", "write", "trim", "sync", "datasync", "wait"})
+      if (action == io)
+        throw BadRecord("bad field 'action'", "field 'action': I/O action \"" + std::string(io) +
+                                                  "\" needs an offset and a length (e.g. '" + std::string(io) +
+                                                  " 0 0')");
     if (!is_file_action(action)) bad_field("action", "unknown file action", action);
     device_of(file);
     reason = file_action_reason(action);

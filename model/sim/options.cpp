@@ -577,6 +577,13 @@ void Options::build() {
   if (!c.powerfail_lost.empty() && !c.powerfail())
     throw error("powerfail.lost", "needs --powerfail.at (no power cut, nothing lost)");
   c.dram.plp = duration("dram.plp", kMaxRunTime);
+  // '-' is stdout by habit, but here it would be a file named '-'.
+  for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity", "powerfail.lost",
+                        "output", "save-state"})
+    if (text(k) == "-")
+      throw error(k, std::string("'-' would be a file named '-' (not stdout): ") +
+                         (k == std::string("report") ? "for the JSON report on stdout use --output-format=json"
+                                                     : "name a file"));
   for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity", "powerfail.lost"}) {
     const std::string& path = text(k);
     if (path.empty()) continue;

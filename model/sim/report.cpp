@@ -12,8 +12,11 @@ void ssd_lines(FILE* out, const nlohmann::json& dev) {
   for (const auto& c : dev["channels"]) ch_sum += c["utilisation"].get<double>(), ch_max = std::max(ch_max, c["utilisation"].get<double>());
   for (const auto& d : dev["dies"]) die_sum += d["utilisation"].get<double>(), die_max = std::max(die_max, d["utilisation"].get<double>());
   const double nch = std::max<size_t>(1, dev["channels"].size()), ndie = std::max<size_t>(1, dev["dies"].size());
-  std::fprintf(out, "device: WA=%.3f, GC runs=%llu, GC pages moved=%llu, erase count min/mean/max=%llu/%.2f/%llu\n",
-               dev["write_amplification"].get<double>(),
+  // (No host page written: the ratio has no value, and 0 would read as a measurement.)
+  char wa[32] = "n/a (no host writes)";
+  if (dev["host_pages_written"].get<uint64_t>() != 0)
+    std::snprintf(wa, sizeof wa, "%.3f", dev["write_amplification"].get<double>());
+  std::fprintf(out, "device: WA=%s, GC runs=%llu, GC pages moved=%llu, erase count min/mean/max=%llu/%.2f/%llu\n", wa,
                static_cast<unsigned long long>(dev["gc_runs"].get<uint64_t>()),
                static_cast<unsigned long long>(dev["gc_pages_moved"].get<uint64_t>()),
                static_cast<unsigned long long>(dev["erase_count"]["min"].get<uint64_t>()),

@@ -66,6 +66,12 @@ TEST(BadInput, CountBeyond64BitsIsOutOfRangeNotMalformed) {
 TEST(BadInput, UnwritableExportTraceFailsBeforeTheWork) {
   expect_bad("--export-trace=/nonexistent/dir/t.csv", "option '--export-trace': /nonexistent/dir/t.csv: cannot open for writing");
 }
+// '-' would silently be a file named '-', where a user expects stdout.
+TEST(BadInput, DashIsNotStdout) {
+  expect_bad("--report -", "option '--report': '-' would be a file named '-' (not stdout): for the JSON report on "
+                           "stdout use --output-format=json");
+  expect_bad("--latency-log=-", "option '--latency-log': '-' would be a file named '-' (not stdout): name a file");
+}
 TEST(BadInput, MissingConfigFile) { expect_bad("--config /nonexistent.ini", "/nonexistent.ini: cannot open config file"); }
 
 TEST(BadInput, ConfigFileErrorNamesFileLineAndKey) {
@@ -157,6 +163,17 @@ TEST(Cli, ProgressStaysOffStdout) {
   EXPECT_EQ(j["read"]["total_ios"].get<uint64_t>() + j["write"]["total_ios"].get<uint64_t>(), 2000u);
   in >> std::ws;
   EXPECT_TRUE(in.eof()) << "stdout has more than the JSON report";
+}
+
+// Write amplification has no value without host writes: the summary says
+// so rather than print 0 as if measured; with writes it is the ratio.
+TEST(Cli, SummaryWriteAmplificationNeedsHostWrites) {
+  const Result reads = run(kSmall + "--workload.rw=randread");
+  ASSERT_EQ(reads.code, 0) << reads.out;
+  EXPECT_NE(reads.out.find("device: WA=n/a (no host writes), "), std::string::npos) << reads.out;
+  const Result writes = run(kSmall + "--workload.rw=write --precondition=none");
+  ASSERT_EQ(writes.code, 0) << writes.out;
+  EXPECT_NE(writes.out.find("device: WA=1.000, "), std::string::npos) << writes.out;
 }
 
 TEST(Cli, Version) {

@@ -109,7 +109,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"trace.sector_size",      "512B",   "size",  "sector size of formats that count sectors"},
     {"trace.offset",           "0",      "size",  "subtracted from every trace address"},
     {"trace.beyond",           "wrap",   "wrap|error", "addresses beyond the simulated capacity"},
-    {"trace.arrival",          "Q",      "Q|D",   "blktrace/blkparse action taken as the arrival (queue or issue)"},
+    {"trace.arrival",          "Q",      "Q|D",   "blktrace/blkparse: the event taken as a request's arrival: Q (queued: the bios as the application issued them, before the block layer merged them) or D (dispatched: the merged requests the device saw; fewer and larger, so a replay's IOPS and latency differ several-fold)"},
     {"trace.skip-bad",         "false",  "bool",  "skip and count malformed records instead of failing"},
     {"trace.device",           "",       "dev",   "keep only this device: MAJ,MIN (blktrace) or a disk number"},
     {"trace.start",            "0",      "time",  "keep records arriving at or after this trace time"},

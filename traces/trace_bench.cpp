@@ -45,7 +45,7 @@ traces::TraceRecord synthetic(std::mt19937_64& rng, uint64_t& t, bool any_op) {
 
 // The path to pass to open_trace (blktrace: the NAME prefix) and the files it made.
 std::vector<std::string> files_of(const std::string& path, const std::string& format) {
-  return {format == "blktrace" ? path + ".blktrace.0" : path};
+  return {traces::trace_writer_file(path, format)};
 }
 
 }  // namespace

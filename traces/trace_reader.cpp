@@ -136,4 +136,8 @@ std::unique_ptr<TraceWriter> create_trace_writer(const std::string& path, const 
   return require_format(path, format).create_writer(path);
 }
 
+std::string trace_writer_file(const std::string& path, const std::string& format) {
+  return format == "blktrace" ? path + ".blktrace.0" : path;
+}
+
 }  // namespace traces

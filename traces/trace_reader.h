@@ -134,5 +134,10 @@ class TraceWriter {
 };
 // For "blktrace" the path is a NAME prefix (writes NAME.blktrace.0).
 std::unique_ptr<TraceWriter> create_trace_writer(const std::string& path, const std::string& format);
+// The file create_trace_writer(path, format) writes: NAME.blktrace.0 for
+// "blktrace", else `path`. (What to check for writing before the work; a
+// file made at the prefix itself would be an empty trace that a replay of
+// NAME reads instead of NAME.blktrace.0.)
+std::string trace_writer_file(const std::string& path, const std::string& format);
 
 }  // namespace traces

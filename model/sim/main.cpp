@@ -20,6 +20,7 @@
 #include "model/sim/kernel_speed.h"
 #include "model/controller/drive_state.h"
 #include "model/sim/simulation.h"
+#include "traces/trace_reader.h"
 
 #ifndef SSDSIM_VERSION
 #define SSDSIM_VERSION "0.0.0"
@@ -101,8 +102,12 @@ int sc_main(int argc, char* argv[]) {
 
     // Trace files and an exported trace: an unwritable path fails before the
     // run (the recorder opens them while the drive is built; the export, after).
+    // (The export's file: a blktrace export writes NAME.blktrace.0, and an
+    // empty NAME made here would be what a replay of NAME reads.)
+    const std::string export_file =
+        cfg.export_trace.empty() ? "" : traces::trace_writer_file(cfg.export_trace, cfg.export_format);
     for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
-                                    std::pair{"export-trace", cfg.export_trace}})
+                                    std::pair{"export-trace", export_file}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
     const OutputFile state_file(cfg.save_state, ssd::kForcedState);  // (written after preconditioning, drive_checkpoint.cpp)
     if (!state_file.writable()) throw opts.error("save-state", cfg.save_state + ": cannot open for writing");

@@ -8,23 +8,14 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/sim/text.h"
 #include "model/sim/units.h"
 
 namespace ssd {
 namespace {
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  for (std::string part; std::getline(ss, part, sep);) out.push_back(trim(part));
-  if (!s.empty() && s.back() == sep) out.emplace_back();  // (getline drops the empty part after a final separator)
-  return out;
-}
+using text::split;
+using text::trim;
 
 // "0.25x" (a multiple of the capacity) or a size ("8g").
 void amount(StatePhase& p, const std::string& a, const std::string& where) {

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "model/sim/text.h"
+
 namespace ssd {
 
 const std::vector<OptionSpec>& core_option_specs() {
@@ -146,21 +148,6 @@ const std::vector<OptionSpec>& core_option_specs() {
 namespace {
 std::string last_part(const std::string& key) { return key.substr(key.rfind('.') + 1); }
 
-// Letters to insert, delete or change to turn a into b (Levenshtein).
-size_t edits(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 }  // namespace
 
 std::vector<std::string> similar_keys(const std::string& name) {
@@ -181,9 +168,9 @@ std::vector<std::string> similar_keys(const std::string& name) {
   // One edit in a short name, two in a longer one: more would match unrelated keys.
   const size_t most = name.size() < 6 ? 1 : 2;
   if (out.empty()) {
-    std::stable_sort(keys.begin(), keys.end(),
-                     [&](const std::string& a, const std::string& b) { return edits(name, a) < edits(name, b); });
-    out = pick([&](const std::string& k) { return edits(name, k) <= most; });
+    const auto edits = [&](const std::string& k) { return text::edit_distance(name, k); };
+    std::stable_sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) { return edits(a) < edits(b); });
+    out = pick([&](const std::string& k) { return edits(k) <= most; });
   }
   return out;
 }

@@ -13,14 +13,13 @@
 
 #include "model/host/fio_job.h"
 #include "model/ftl/ftl.h"
+#include "model/sim/text.h"
 #include "model/sim/units.h"
 #include "traces/trace_reader.h"
 
 namespace po = boost::program_options;
 
 namespace ssd {
-
-
 
 namespace {
 
@@ -57,20 +56,11 @@ std::string printable(const std::string& s) {
   return out;
 }
 
-std::string trim(const std::string& s) {
-  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
+using text::trim;
 
-// The trimmed items of a comma-separated value, empty ones kept (a final
-// comma too, which getline alone drops): each item's check refuses them.
-std::vector<std::string> comma_list(const std::string& s) {
-  std::vector<std::string> items;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');) items.push_back(trim(item));
-  if (!s.empty() && s.back() == ',') items.emplace_back();
-  return items;
-}
+// The items of a comma-separated value (text::split: empty ones kept, so
+// each item's check refuses them).
+std::vector<std::string> comma_list(const std::string& s) { return text::split(s, ','); }
 
 }  // namespace
 

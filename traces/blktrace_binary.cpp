@@ -318,7 +318,7 @@ const ReaderStats& BlktraceReader::stats() const {
 }
 
 BlktraceWriter::BlktraceWriter(const std::string& path, bool big_endian)
-    : out_(path + ".blktrace.0"), big_endian_(big_endian) {}
+    : out_(file_of(path)), big_endian_(big_endian) {}
 
 void BlktraceWriter::put(const BlkIoTrace& t, std::string_view pdu) {
   std::string b;

@@ -127,6 +127,8 @@ class BlktraceReader final : public TraceReader {
 class BlktraceWriter final : public TraceWriter {
  public:
   explicit BlktraceWriter(const std::string& path, bool big_endian = false);
+  // The file it writes for the NAME prefix `path`.
+  static std::string file_of(const std::string& path) { return path + ".blktrace.0"; }
   void write(const TraceRecord& rec) override;
   void close() override { out_.close(); }
 

@@ -21,6 +21,7 @@ struct Format {
   bool (*looks_like)(std::string_view line);
   std::unique_ptr<TraceReader> (*open)(const std::string& path, const ReaderOptions& opts);
   std::unique_ptr<TraceWriter> (*create_writer)(const std::string& path);
+  std::string (*writer_file)(const std::string& path);  // the file create_writer(path) writes
 };
 
 template <class Reader>
@@ -31,18 +32,22 @@ template <class Writer>
 std::unique_ptr<TraceWriter> write_as(const std::string& path) {
   return std::make_unique<Writer>(path);
 }
+// A writer of one file at the path itself (every format but blktrace).
+std::string at_path(const std::string& path) { return path; }
 
 // In detection order: the stricter shapes first (fio's header, blkparse's
 // "M,m" device column, MSR's 7 fields with Read/Write) before the looser
 // 5-field CSV and whitespace layouts.
 const Format kFormats[] = {
-    {"blktrace", nullptr, open_as<detail::BlktraceReader>, write_as<detail::BlktraceWriter>},
-    {"fio", detail::looks_like_fio, open_as<detail::FioReader>, write_as<detail::FioWriter>},
-    {"blkparse", detail::looks_like_blkparse, open_as<detail::BlkparseReader>, write_as<detail::BlkparseWriter>},
-    {"msr", detail::looks_like_msr, open_as<detail::MsrReader>, write_as<detail::MsrWriter>},
-    {"alibaba", detail::looks_like_alibaba, open_as<detail::AlibabaReader>, write_as<detail::AlibabaWriter>},
-    {"spc", detail::looks_like_spc, open_as<detail::SpcReader>, write_as<detail::SpcWriter>},
-    {"disksim", detail::looks_like_disksim, open_as<detail::DiskSimReader>, write_as<detail::DiskSimWriter>},
+    {"blktrace", nullptr, open_as<detail::BlktraceReader>, write_as<detail::BlktraceWriter>,
+     detail::BlktraceWriter::file_of},
+    {"fio", detail::looks_like_fio, open_as<detail::FioReader>, write_as<detail::FioWriter>, at_path},
+    {"blkparse", detail::looks_like_blkparse, open_as<detail::BlkparseReader>, write_as<detail::BlkparseWriter>,
+     at_path},
+    {"msr", detail::looks_like_msr, open_as<detail::MsrReader>, write_as<detail::MsrWriter>, at_path},
+    {"alibaba", detail::looks_like_alibaba, open_as<detail::AlibabaReader>, write_as<detail::AlibabaWriter>, at_path},
+    {"spc", detail::looks_like_spc, open_as<detail::SpcReader>, write_as<detail::SpcWriter>, at_path},
+    {"disksim", detail::looks_like_disksim, open_as<detail::DiskSimReader>, write_as<detail::DiskSimWriter>, at_path},
 };
 
 const Format* find_format(const std::string& name) {
@@ -137,7 +142,7 @@ std::unique_ptr<TraceWriter> create_trace_writer(const std::string& path, const 
 }
 
 std::string trace_writer_file(const std::string& path, const std::string& format) {
-  return format == "blktrace" ? path + ".blktrace.0" : path;
+  return require_format(path, format).writer_file(path);
 }
 
 }  // namespace traces

@@ -96,7 +96,7 @@ Options Options::parse(int argc, const char* const* argv) {
     else if (opt.string_key == "version") o.version_ = true;
     else if (opt.string_key == "list-ftls") o.list_ftls_ = true;
     else if (opt.string_key == "kernel-speed") o.kernel_speed_ = true;
-    else if (opt.string_key == "config") o.load_file(opt.value.at(0));
+    else if (opt.string_key == "config") o.load_file(opt.value.at(0)), o.config_files_.push_back(opt.value.at(0));
     else if (!opt.value.empty()) o.set(opt.string_key, opt.value[0], "command line");
     else if (is_flag(opt.string_key)) o.set(opt.string_key, "true", "command line");  // bare --flag
     else throw OptionError("command line: option '--" + opt.string_key + "' needs a value");
@@ -555,8 +555,6 @@ void Options::build() {
   }
   c.seed = count("seed", 0, UINT64_MAX);
   c.report = text("report");
-  // Two outputs on one path: the later writer would silently destroy the other.
-  std::map<std::string, std::string> written;
   c.powerfail_from_trace = text("powerfail.at") == "trace";
   if (const std::string& pf = text("powerfail.at"); !c.powerfail_from_trace && !pf.empty() && std::isalpha(uint8_t(pf[0])))
     throw error("powerfail.at", "is a time (e.g. 40ms), 0 for never, or 'trace'; not '" + pf + "'");
@@ -567,21 +565,6 @@ void Options::build() {
   if (!c.powerfail_lost.empty() && !c.powerfail())
     throw error("powerfail.lost", "needs --powerfail.at (no power cut, nothing lost)");
   c.dram.plp = duration("dram.plp", kMaxRunTime);
-  // '-' is stdout by habit, but here it would be a file named '-'.
-  for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity", "powerfail.lost",
-                        "output", "save-state"})
-    if (text(k) == "-")
-      throw error(k, std::string("'-' would be a file named '-' (not stdout): ") +
-                         (k == std::string("report") ? "for the JSON report on stdout use --output-format=json"
-                                                     : "name a file"));
-  for (const char* k : {"report", "latency-log", "timeseries", "export-trace", "vcd", "activity", "powerfail.lost"}) {
-    const std::string& path = text(k);
-    if (path.empty()) continue;
-    std::error_code ec;
-    const std::string canon = std::filesystem::weakly_canonical(path, ec).string();
-    const auto [it, fresh] = written.emplace(ec ? path : canon, k);
-    if (!fresh) throw error(k, "writes to the same file as " + it->second + " (" + path + ")");
-  }
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
   if (c.nand.suspend && c.powerfail())
     throw error("powerfail.at", "is not modelled together with nand.suspend (a suspended program's durability)");
@@ -611,6 +594,7 @@ void Options::build() {
   }
   build_compression(c);
   c.store_data = flag("store-data");
+  check_output_paths(c);
 }
 
 }  // namespace ssd

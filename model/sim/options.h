@@ -81,6 +81,8 @@ class Options {
   void build_hdd(SimConfig& c) const;  // device, hdd.* (options_hdd.cpp)
   void build_compression(SimConfig& c) const;  // controller.compression (options_compression.cpp)
   void build_raid(SimConfig& c) const;  // raid.* (options_hdd.cpp), after the geometry
+  // Every output path names a file of its own, none an input's (options_output.cpp).
+  void check_output_paths(const SimConfig& c) const;
   static void load_plugins(int argc, const char* const* argv);
 
   uint64_t count(const std::string& key, uint64_t min, uint64_t max) const;
@@ -101,6 +103,7 @@ class Options {
   const std::string& text(const std::string& key) const { return settings_.at(key).value; }
 
   std::map<std::string, Setting> settings_;
+  std::vector<std::string> config_files_;  // --config FILEs, in the order read
   SimConfig cfg_;
   bool help_ = false, version_ = false, list_ftls_ = false, kernel_speed_ = false;
 };

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "tests/model/cli_util.h"
 
@@ -239,6 +240,31 @@ TEST(Reliability, D17_DramSmallerThanTheMappingTableIsRefused) {
 TEST(Reliability, D17_TwoOutputsOnOnePathAreRefused) {
   const std::string x = tmp("same.out");
   expect_bad(kSmall + "--report " + x + " --latency-log " + x, "option '--latency-log': writes to the same file as report");
+  // Another name of the same file, and the outputs the first check missed.
+  const std::string dir = x.substr(0, x.rfind('/'));
+  const std::string again = dir + "/../" + dir.substr(dir.rfind('/') + 1) + "/same.out";
+  expect_bad(kSmall + "--report " + x + " --timeseries " + again, "option '--timeseries': writes to the same file as report");
+  expect_bad(kSmall + "--report " + x + " --output " + x, "option '--output': writes to the same file as report");
+  expect_bad(kSmall + "--output " + x + " --save-state " + x, "option '--save-state': writes to the same file as output");
+}
+
+// An output over a file the run reads would destroy it (the job file, the
+// trace, a config file): refused, and the input is left as it was.
+TEST(Reliability, D17_AnOutputOverAnInputIsRefused) {
+  const std::string job = tmp("in.fio"), ini = tmp("in.ini"), trace = tmp("in.iolog");
+  const std::string job_text = "[j]\nrw=randread\nbs=4k\nnumber_ios=10\n";
+  write_text(job, job_text);
+  write_text(ini, "[workload]\nnumber_ios = 10\n");
+  write_text(trace, "fio version 2 iolog\n/dev/t add\n/dev/t open\n/dev/t write 0 4096\n/dev/t close\n");
+  expect_bad(kDrive + "--job " + job + " --output " + job, "option '--output': is the file --job reads (" + job + ")");
+  expect_bad(kSmall + "--config " + ini + " --report " + ini, "option '--report': is the file --config reads (" + ini + ")");
+  expect_bad(kDrive + "--trace " + trace + " --latency-log " + trace,
+             "option '--latency-log': is the file --trace reads (" + trace + ")");
+  expect_bad(kSmall + "--state fill,trace:" + trace + " --timeseries " + trace,
+             "option '--timeseries': is the file --state reads (" + trace + ")");
+  std::ifstream in(job);
+  const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(kept, job_text);
 }
 
 TEST(Reliability, D17_TraceSectorSizeMustBeAPowerOfTwo) {

@@ -9,6 +9,10 @@ constexpr size_t kMaxFields = 5;
 constexpr size_t kMaxFiles = 65536;
 
 bool is_file_action(std::string_view a) { return a == "add" || a == "open" || a == "close"; }
+// The actions parse_line() reads with an offset and a length.
+bool is_io_action(std::string_view a) {
+  return a == "read" || a == "write" || a == "trim" || a == "sync" || a == "datasync" || a == "wait";
+}
 
 std::string_view file_action_reason(std::string_view a) {
   return a == "add" ? "fio add" : a == "open" ? "fio open" : "fio close";
@@ -73,11 +77,10 @@ TextTraceReader::Line FioReader::parse_line(std::string_view line, TraceRecord& 
   if (n == 2 + skip) {
     // An I/O action here lost its offset and length (fio's parser needs them
     // too, "sync 0 0" for a sync): say that, not "unknown file action".
-    for (std::string_view io : {"read", "write", "trim", "sync", "datasync", "wait"})
-      if (action == io)
-        throw BadRecord("bad field 'action'", "field 'action': I/O action \"" + std::string(io) +
-                                                  "\" needs an offset and a length (e.g. '" + std::string(io) +
-                                                  " 0 0')");
+    if (is_io_action(action))
+      throw BadRecord("bad field 'action'", "field 'action': I/O action \"" + std::string(action) +
+                                                "\" needs an offset and a length (e.g. '" + std::string(action) +
+                                                " 0 0')");
     if (!is_file_action(action)) bad_field("action", "unknown file action", action);
     device_of(file);
     reason = file_action_reason(action);
@@ -104,7 +107,7 @@ TextTraceReader::Line FioReader::parse_line(std::string_view line, TraceRecord& 
   } else if (action == "sync" || action == "datasync") {
     rec.op = TraceOp::Flush;
     offset = length = 0;
-  } else {
+  } else {  // (is_io_action() lists the actions of this chain and wait's above)
     bad_field("action", "unknown I/O action", action);
   }
   rec.device = device_of(file);

@@ -92,6 +92,8 @@ def build_rows(specs, workdir):
             rows.append(Row([f"--{s.key}"], s.key, note="no value"))
     with open(os.path.join(workdir, "bad-value.ini"), "w") as f:
         f.write("[nand]\nchannels = -1\n")
+    with open(os.path.join(workdir, "good.ini"), "w") as f:
+        f.write("[workload]\nnumber_ios = 10\n")
     os.makedirs(os.path.join(workdir, "empty-dir"), exist_ok=True)
     rows += [
         Row(["--nand.bogus=1"], "nand.bogus", note="unknown option"),
@@ -112,6 +114,10 @@ def build_rows(specs, workdir):
         Row(["--seed=1", "--seed=2"], "", expect=0, note="repeated option: the later one wins (--help)"),
         Row([f"--report={workdir}/same", f"--latency-log={workdir}/same"], "latency-log|report",
             note="report and latency log on one path"),
+        Row([f"--report={workdir}/same2", f"--output={workdir}/./same2"], "output|report",
+            note="report and output on one path (two spellings)"),
+        Row([f"--config={workdir}/good.ini", f"--timeseries={workdir}/good.ini"], "timeseries",
+            note="an output over the config file read"),
         Row(["--dram.size=1k"], "dram.size", note="DRAM smaller than the mapping table"),
         Row(["--workload.bs=8k", "--workload.size=4k"], "workload.size", note="span smaller than bs"),
         Row(["--workload.offset=18446744073709551104B"], "workload.offset", note="offset + bs overflows"),

@@ -19,9 +19,11 @@ size_t bucket(const std::array<uint64_t, N>& edges, uint64_t v) {
   return size_t(std::upper_bound(edges.begin(), edges.end(), v) - edges.begin());
 }
 
-json lat_json(const LatencyStats& l, bool percentiles, bool bins) {
+}  // namespace
+
+json latency_json(const LatencyStats& l, bool bins, bool percentiles_when_empty) {
   json j{{"min", l.min()}, {"max", l.max()}, {"mean", l.mean()}, {"stddev", l.stddev()}, {"N", l.count()}};
-  if (percentiles && l.count()) {
+  if (l.count() || percentiles_when_empty) {
     json p = json::object();
     for (double q : LatencyStats::fio_percentiles()) {
       char key[32];
@@ -37,6 +39,8 @@ json lat_json(const LatencyStats& l, bool percentiles, bool bins) {
   }
   return j;
 }
+
+namespace {
 
 // min, max, mean, stddev (n - 1, as fio) and count of per-interval samples.
 struct SampleStats {
@@ -142,9 +146,9 @@ json FioReport::job_json(const Job& j, double agg[3], bool json_plus) const {
     d["total_ios"] = ios;
     d["short_ios"] = 0;
     d["drop_ios"] = 0;
-    d["slat_ns"] = lat_json(s.slat, true, false);
-    d["clat_ns"] = lat_json(s.clat, true, json_plus);
-    d["lat_ns"] = lat_json(s.lat, true, false);
+    d["slat_ns"] = latency_json(s.slat, false);
+    d["clat_ns"] = latency_json(s.clat, json_plus);
+    d["lat_ns"] = latency_json(s.lat, false);
     // One sample per whole interval up to the job's last completion.
     auto samples = [&](const Samples& smp, sc_core::sc_time interval, double scale) {
       std::vector<double> v;
@@ -171,7 +175,7 @@ json FioReport::job_json(const Job& j, double agg[3], bool json_plus) const {
     d["iops_samples"] = io.n;
     job[names[op]] = d;
   }
-  job["sync"] = {{"total_ios", stats(j, 3).lat.count()}, {"lat_ns", lat_json(stats(j, 3).lat, true, false)}};
+  job["sync"] = {{"total_ios", stats(j, 3).lat.count()}, {"lat_ns", latency_json(stats(j, 3).lat, false)}};
   job["job_runtime"] = runtime_ns / 1000000;
   job["usr_cpu"] = 0.0;
   job["sys_cpu"] = 0.0;

@@ -25,6 +25,12 @@
 
 namespace ssd {
 
+// A latency summary in fio's layout (ns): min, max, mean, stddev, N, and
+// "percentile" at fio's points (fio leaves it out when there is no sample;
+// `percentiles_when_empty` keeps it, zeros, as the ssdsim report always
+// has it); `bins`: also the histogram's bins (fio's json+).
+nlohmann::json latency_json(const LatencyStats& l, bool bins, bool percentiles_when_empty = false);
+
 struct FioJobInfo {
   std::string name;
   FioOptionList options;  // fio's "job options"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "model/sim/device_report.h"
+#include "model/sim/fio_report.h"
 #include "model/sim/interrupt.h"
 #include "model/sim/log.h"
 #include "model/sim/options.h"
@@ -215,20 +216,9 @@ nlohmann::json Simulation::report() const {
     sec["iops"] = secs > 0 ? double(s.lat.count()) / secs : 0.0;
     sec["bw_bytes"] = secs > 0 ? uint64_t(double(s.bytes) / secs) : 0;
     sec["runtime"] = uint64_t(secs * 1000.0);  // ms, as fio
-    auto lat = [](const LatencyStats& l) {
-      json j{{"min", l.min()}, {"max", l.max()}, {"mean", l.mean()}, {"stddev", l.stddev()}, {"N", l.count()}};
-      json p = json::object();
-      for (double q : LatencyStats::fio_percentiles()) {
-        char key[32];
-        std::snprintf(key, sizeof key, "%f", q);
-        p[key] = l.percentile(q);
-      }
-      j["percentile"] = p;
-      return j;
-    };
-    sec["lat_ns"] = lat(s.lat);
-    sec["clat_ns"] = lat(s.clat);
-    sec["slat_ns"] = lat(s.slat);
+    sec["lat_ns"] = latency_json(s.lat, false, true);
+    sec["clat_ns"] = latency_json(s.clat, false, true);
+    sec["slat_ns"] = latency_json(s.slat, false, true);
     r[names[op]] = sec;
   }
   const OpStats& flush = host_->stats(ssdtlm::HostOp::Flush);

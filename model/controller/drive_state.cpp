@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -147,8 +146,10 @@ DriveState DriveState::resolve(const std::string& arg) {
     return st;
   }
   // A state file: `phases = a, b, c` (comments with #), under [state].
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot read");
+  std::string content;
+  if (const std::string why = text::read_user_file(path, content); !why.empty())
+    throw std::invalid_argument(path + ": " + (why == "cannot open" ? "cannot read" : why));
+  std::istringstream in(content);
   std::string phases;
   int n = 0, at = 0;
   for (std::string line; std::getline(in, line);) {

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "model/sim/options.h"
 #include "model/sim/text.h"
@@ -339,8 +339,11 @@ void check_job(const FioJob& j, const std::string& path, int section_line, const
 }  // namespace
 
 FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32_t ncq_depth) {
-  std::ifstream in(path);
-  if (!in) throw OptionError(path + ": cannot open job file (option '--job')");
+  std::string content;
+  if (const std::string why = text::read_user_file(path, content); !why.empty())
+    throw OptionError(path + ": " + (why.rfind("cannot", 0) == 0 ? why + " job file" : "job file " + why) +
+                      " (option '--job')");
+  std::istringstream in(content);
   FioJobFile file;
   file.path = path;
   struct Pending {
@@ -361,6 +364,10 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
   for (int n = 1; std::getline(in, line); ++n) {
     line = trim(line);
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    // A binary file (a device, an image named by mistake) stops here, and
+    // no message below echoes bytes that would garble the terminal.
+    if (std::any_of(line.begin(), line.end(), [](unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }))
+      throw OptionError(path + ": line " + std::to_string(n) + ": not a text line: '" + text::printable(line) + "'");
     if (line.front() == '[') {
       if (line.back() != ']') throw OptionError(path + ": line " + std::to_string(n) + ": unterminated section '" + line + "'");
       const std::string name = trim(line.substr(1, line.size() - 2));
@@ -399,7 +406,7 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
       size_t best_d = SIZE_MAX;
       for (const Supported& s : supported())
         if (const size_t d = edit_distance(key, s.name); d < best_d) best_d = d, best = s.name;
-      throw OptionError(where + "unknown fio option '" + key + "'" +
+      throw OptionError(where + "unknown fio option '" + text::printable(key) + "'" +
                         (best_d <= std::max<size_t>(2, key.size() / 3) ? " (did you mean '" + best + "'?)" : ""));
     }
     if (const auto [it, fresh] = section_keys.emplace(key, n); !fresh)

@@ -40,22 +40,7 @@ bool is_flag(const std::string& key) {
   return false;
 }
 
-// Bytes that would garble a terminal (binary or UTF-16 config lines) are
-// shown as \xNN, and a long echo is cut: an error message stays one line.
-std::string printable(const std::string& s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (out.size() > 80) return out + "...";
-    if (c >= 0x20 && c < 0x7f) out += char(c);
-    else {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    }
-  }
-  return out;
-}
-
+using text::printable;
 using text::trim;
 
 // The items of a comma-separated value (text::split: empty ones kept, so
@@ -112,16 +97,9 @@ void Options::set(const std::string& key, const std::string& value, const std::s
 void Options::load_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw OptionError(path + ": is a directory, not a config file");
-  // Read it whole first, with stdio so that a read error (e.g. /proc/self/mem)
-  // is told apart from an empty file.
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw OptionError(path + ": cannot open config file");
   std::string content;
-  char buf[65536];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) content.append(buf, n);
-  const bool failed = std::ferror(f);
-  std::fclose(f);
-  if (failed) throw OptionError(path + ": cannot read config file");
+  if (const std::string why = text::read_user_file(path, content); !why.empty())
+    throw OptionError(path + ": " + (why.rfind("cannot", 0) == 0 ? why + " config file" : "config file " + why));
   // program_options does not keep line numbers; find each key's line so
   // errors can point at it, the first line that is neither a section, a
   // key = value nor a comment, and the first key given twice (the later

@@ -4,6 +4,7 @@
 // agrees on what a blank is and what an empty list item is.
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -42,6 +43,47 @@ inline size_t edit_distance(const std::string& a, const std::string& b) {
     }
   }
   return row[b.size()];
+}
+
+// Bytes that would garble a terminal (binary or UTF-16 lines) are shown as
+// \xNN, and a long echo is cut: an error message stays one line.
+inline std::string printable(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (out.size() > 80) return out + "...";
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
+// The most a config or fio job file may hold. Such files are a few KiB; the
+// bound is there so that a device named by mistake (/dev/zero, a pipe that
+// never ends) is refused instead of read forever into memory.
+constexpr size_t kMaxUserFileBytes = size_t(4) << 20;
+
+// Read the whole of a file the user names, with stdio so that a read error
+// (e.g. /proc/self/mem) is told apart from an empty file. Empty on success,
+// else why not: "cannot open", "cannot read", or "larger than 4 MiB".
+inline std::string read_user_file(const std::string& path, std::string& content) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return "cannot open";
+  content.clear();
+  char buf[65536];
+  bool large = false;
+  for (size_t n; !large && (n = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+    large = content.size() + n > kMaxUserFileBytes;
+    if (!large) content.append(buf, n);
+  }
+  const bool failed = std::ferror(f);
+  std::fclose(f);
+  if (large) return "larger than " + std::to_string(kMaxUserFileBytes >> 20) + " MiB";
+  return failed ? "cannot read" : "";
 }
 
 }  // namespace ssd::text

@@ -110,6 +110,7 @@ def build_rows(specs, workdir):
         Row(["--seed=1", "stray"], "stray", note="positional argument"),
         Row([f"--config={workdir}"], workdir, note="--config of a directory"),
         Row(["--config=/nonexistent-dir/x.ini"], "/nonexistent-dir/x.ini", note="missing --config"),
+        Row(["--config=/dev/zero"], "/dev/zero", note="endless --config"),
         Row([f"--config={workdir}/bad-value.ini"], "nand.channels", note="bad value in a config file"),
         Row(["--seed=1", "--seed=2"], "", expect=0, note="repeated option: the later one wins (--help)"),
         Row([f"--report={workdir}/same", f"--latency-log={workdir}/same"], "latency-log|report",

@@ -193,6 +193,20 @@ TEST(Reliability, D12_ConfigThatCannotBeReadIsRefused) {
   expect_bad("--config=/proc/self/mem --workload.number_ios=10", "/proc/self/mem: cannot read config file");
 }
 
+// A device named as a config, job or state file is refused, not read
+// forever (/dev/zero has no end and no newline), and a binary job file is
+// refused at its first line without echoing raw bytes.
+TEST(Reliability, D12_EndlessOrBinaryFilesAreRefused) {
+  expect_bad("--config=/dev/zero", "/dev/zero: config file larger than 4 MiB");
+  expect_bad(kDrive + "--job=/dev/zero", "/dev/zero: job file larger than 4 MiB (option '--job')");
+  const std::string big = tmp("big-state.ini");
+  std::ofstream(big) << std::string((size_t(4) << 20) + 1, '#');
+  expect_bad(kDrive + "--state=" + big, "option '--state': " + big + ": larger than 4 MiB");
+  const std::string bin = tmp("binary.fio");
+  write_text(bin, "[job]\nrw=read\x01\x9b[2J\n");
+  expect_bad(kDrive + "--job=" + bin, bin + ": line 2: not a text line: 'rw=read\\x01\\x9b[2J'");
+}
+
 TEST(Reliability, D13_NegativeTraceDeviceIsRefused) {
   for (const char* dev : {"-5", "-1", "8,-1", "x"})
     expect_bad(kDrive + "--trace " + kSamples + "generated/loop0.blktrace.0 --trace.device=" + dev,

@@ -104,6 +104,12 @@ std::string detect_format(const std::string& path) {
     detail::blktrace_files(path);
     return "blktrace";
   }
+  // The format is read off the file's start, which a pipe (`<(zcat t.gz)`)
+  // or a device cannot give back to the reader that follows: the records
+  // would start wherever the look left off.
+  if (!fs::is_regular_file(st))
+    throw TraceError(path, "", "not a regular file (a pipe or a device): its format cannot be detected without "
+                                "consuming its start: write the trace to a file (or, replaying it, name its format with --trace.format)");
 
   // Look at the start of the file only: the first 64 KiB, at most 64 lines.
   detail::InputFile in(path, 64 * 1024);

@@ -538,6 +538,11 @@ void Options::build() {
     throw error("powerfail.at", "is a time (e.g. 40ms), 0 for never, or 'trace'; not '" + pf + "'");
   if (c.powerfail_from_trace && c.replay.path.empty())
     throw error("powerfail.at", "=trace cuts the power at the replayed trace's powerfail record: needs --trace");
+  namespace fs = std::filesystem;
+  if (std::error_code ec; c.powerfail_from_trace && fs::exists(c.replay.path, ec) &&
+                          !fs::is_regular_file(c.replay.path, ec) && !fs::is_directory(c.replay.path, ec))
+    throw error("powerfail.at", "=trace reads the trace twice (its powerfail record, then the replay): "
+                                "--trace must be a file, not a pipe");
   if (!c.powerfail_from_trace) c.powerfail_at = duration("powerfail.at", kMaxRunTime);
   c.powerfail_lost = text("powerfail.lost");
   if (!c.powerfail_lost.empty() && !c.powerfail())

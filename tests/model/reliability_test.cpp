@@ -207,6 +207,17 @@ TEST(Reliability, D12_EndlessOrBinaryFilesAreRefused) {
   expect_bad(kDrive + "--job=" + bin, bin + ": line 2: not a text line: 'rw=read\\x01\\x9b[2J'");
 }
 
+// A trace read from a pipe or a device: detecting its format would consume
+// its start, so the records would begin wherever the look stopped (a wrong
+// error, or silently lost records). Refused unless the format is named;
+// --powerfail.at=trace reads the trace twice and needs a file.
+TEST(Reliability, D13_TraceFromAPipeNeedsItsFormat) {
+  expect_bad(kDrive + "--trace /dev/null", "/dev/null: not a regular file (a pipe or a device)");
+  expect_bad(kDrive + "--state fill,trace:/dev/null", "/dev/null: not a regular file (a pipe or a device)");
+  expect_bad(kDrive + "--trace /dev/null --trace.format=fio --powerfail.at=trace",
+             "option '--powerfail.at': =trace reads the trace twice");
+}
+
 TEST(Reliability, D13_NegativeTraceDeviceIsRefused) {
   for (const char* dev : {"-5", "-1", "8,-1", "x"})
     expect_bad(kDrive + "--trace " + kSamples + "generated/loop0.blktrace.0 --trace.device=" + dev,

@@ -5,6 +5,8 @@
 //
 //   trace_bench [--records N] [--dir DIR] [--passes P] [--keep] [FORMAT...]
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -48,33 +50,57 @@ std::vector<std::string> files_of(const std::string& path, const std::string& fo
   return {traces::trace_writer_file(path, format)};
 }
 
-}  // namespace
+// Bad arguments: one line naming the argument, exit 2 (nothing written).
+[[noreturn]] void bad_argument(const std::string& what) {
+  std::fprintf(stderr, "trace_bench: %s (usage: trace_bench [--records N] [--dir DIR] [--passes P] [--keep] "
+                       "[FORMAT...])\n", what.c_str());
+  std::exit(2);
+}
 
-int main(int argc, char** argv) {
+// The value of `option` as a whole number in [1, max].
+uint64_t whole(const std::string& option, const char* text, uint64_t max) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (!*text || *end || errno || v == 0 || v > max || text[0] == '-')
+    bad_argument(option + " " + text + ": must be a whole number from 1 to " + std::to_string(max));
+  return v;
+}
+
+int run(int argc, char** argv) {
   uint64_t n = 5000000;
   int passes = 2;
   bool keep = false;
   std::string dir = "/tmp/ssdsim-trace-bench";
   std::vector<std::string> formats;
+  const std::vector<std::string> known = traces::trace_formats();
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--records" && i + 1 < argc) {
-      n = std::strtoull(argv[++i], nullptr, 10);
-    } else if (a == "--dir" && i + 1 < argc) {
+    const std::string a = argv[i];
+    const bool takes_value = a == "--records" || a == "--dir" || a == "--passes";
+    if (takes_value && i + 1 == argc) bad_argument(a + " needs a value");
+    if (a == "--records") {
+      n = whole(a, argv[++i], uint64_t{1} << 40);
+    } else if (a == "--dir") {
       dir = argv[++i];
-    } else if (a == "--passes" && i + 1 < argc) {
-      passes = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--passes") {
+      passes = int(whole(a, argv[++i], 1000));
     } else if (a == "--keep") {
       keep = true;
     } else if (a == "-h" || a == "--help") {
       std::printf("usage: %s [--records N] [--dir DIR] [--passes P] [--keep] [FORMAT...]\n", argv[0]);
       return 0;
-    } else {
+    } else if (std::find(known.begin(), known.end(), a) != known.end()) {
       formats.push_back(a);
+    } else {
+      std::string list;
+      for (const std::string& f : known) list += (list.empty() ? "" : ", ") + f;
+      bad_argument("'" + a + "' is neither an option nor a trace format (" + list + ")");
     }
   }
-  if (formats.empty()) formats = traces::trace_formats();
-  std::filesystem::create_directories(dir);
+  if (formats.empty()) formats = known;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) bad_argument("--dir " + dir + ": " + ec.message());
 
   std::printf("%-9s %10s %9s %8s %8s %14s %9s\n", "format", "records", "file MB", "write s", "parse s",
               "records/s", "MB/s");
@@ -106,21 +132,32 @@ int main(int argc, char** argv) {
         }
         best = std::min(best, seconds_since(t1));
       }
-      if (got != n) {
-        std::fprintf(stderr, "%s: read %llu records, wrote %llu\n", format.c_str(), (unsigned long long)got,
-                     (unsigned long long)n);
-        return 1;
+      if (got != n) {  // (the readers' own round trip failed: an internal error)
+        std::fprintf(stderr, "trace_bench: %s: read %llu records, wrote %llu\n", format.c_str(),
+                     (unsigned long long)got, (unsigned long long)n);
+        return 3;
       }
       std::printf("%-9s %10llu %9.1f %8.2f %8.3f %14.0f %9.0f   (checksum %llx)\n", format.c_str(),
                   (unsigned long long)got, size / 1e6, write_s, best, got / best, size / 1e6 / best,
                   (unsigned long long)(checksum & 0xffff));
       std::fflush(stdout);
-    } catch (const traces::TraceError& e) {
-      std::fprintf(stderr, "%s\n", e.what());
-      return 1;
+    } catch (const traces::TraceError& e) {  // (a file it wrote itself, or could not write)
+      std::fprintf(stderr, "trace_bench: %s\n", e.what());
+      return 3;
     }
     if (!keep)
       for (const auto& f : files_of(path, format)) std::filesystem::remove(f);
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // e.g. a full disk under --dir
+    std::fprintf(stderr, "trace_bench: %s\n", e.what());
+    return 3;
+  }
 }

@@ -26,7 +26,9 @@
 //                       the arguments resolve against it (default: the test's
 //                       working directory)
 // Environment: SSDSIM_UPDATE_GOLDEN=1 (record), SSDSIM_GOLDEN_LOG=FILE (update
-// mode appends "NAME METRIC OLD NEW CHANGE" lines to FILE).
+// mode appends "NAME METRIC OLD NEW CHANGE" lines to FILE), SSDSIM_GOLDEN_EXACT=1
+// (no tolerance: a value that moved at all fails; a move within the
+// tolerance otherwise passes with a line saying how far it moved).
 //
 // Each test runs the simulator in a process of its own, so tests are
 // independent and may run in parallel (ctest -j).
@@ -96,6 +98,14 @@ inline std::string dir_of(const std::string& file) {
 inline bool update_mode() {
   const char* u = std::getenv("SSDSIM_UPDATE_GOLDEN");
   return u && *u && std::string(u) != "0";
+}
+
+// SSDSIM_GOLDEN_EXACT=1: every value must be the golden one exactly (a
+// change meant to leave results bit-identical, e.g. a speed-up, checks that
+// none moved even within the tolerance).
+inline bool exact_mode() {
+  const char* e = std::getenv("SSDSIM_GOLDEN_EXACT");
+  return e && *e && std::string(e) != "0";
 }
 
 // `path` in `report`: a JSON pointer ("/a/b") or dots ("a.b"); a key may
@@ -249,10 +259,14 @@ inline void check(const std::string& name, const Where& at, const std::vector<st
       continue;
     }
     const double want = g->get<double>(), got = v->get<double>();
-    if (std::fabs(got - want) > tolerance * std::fabs(want))
+    const double allowed = detail::exact_mode() ? 0.0 : tolerance;
+    if (std::fabs(got - want) > allowed * std::fabs(want))
       SSDSIM_GOLDEN_FAIL_(at) << name << ": " << m << " = " << v->dump() << ", golden " << g->dump() << " ("
-                              << detail::change(want, got) << ", tolerance " << tolerance * 100 << "%)"
+                              << detail::change(want, got) << ", tolerance " << allowed * 100 << "%)"
                               << "; if the change is intended, " << detail::kHowToUpdate;
+    else if (got != want)  // (passes, but says so: a drift within the tolerance is still a change)
+      std::printf("%s: %s moved %s from its golden value (within the %g%% tolerance)\n", name.c_str(), m.c_str(),
+                  detail::change(want, got).c_str(), tolerance * 100);
   }
 }
 

@@ -9,6 +9,7 @@ ssdsim's defaults, the config files (`configs`, then the point's `config`),
 import hashlib
 import itertools
 import json
+import math
 import os
 
 from .binary import MANAGED
@@ -48,12 +49,25 @@ class Point:
         return ", ".join(f"{k}={v}" for k, v in shown.items()) or "(base)"
 
 
+# The most points one sweep file may make (each is a simulator run).
+MAX_POINTS = 100_000
+
+
 def expand(spec, binary, root):
     """All points of the sweep, checked; raises SweepError."""
     _check_keys(spec, binary)
     base_configs = [resolve_file(spec, name, line, "configs", root) for name, line in spec.configs]
     file_cache = {}
     grid_keys = [k for k, _, _ in spec.grid]
+    # The count first: a grid of thousands of values per key (a typo, a
+    # pasted range) would otherwise be built point by point for minutes
+    # and gigabytes before anything is said.
+    count = max(1, len(spec.points)) * math.prod(len(v) for _, v, _ in spec.grid)
+    if count > MAX_POINTS:
+        sizes = " x ".join(f"{k} {len(v)}" for k, v, _ in spec.grid)
+        raise spec.error(f"{count} points ({sizes}" + (f" x {len(spec.points)} listed points" if spec.points else "")
+                         + f"): more than {MAX_POINTS}; split the sweep",
+                         spec.grid[0][2] if spec.grid else None, "grid")
     grid = list(itertools.product(*[values for _, values, _ in spec.grid])) if spec.grid else [()]
     listed = spec.points or [("", {}, None)]
     points = []

@@ -56,11 +56,21 @@ class Spec:
 
 def load(path):
     """Parse the sweep file at `path`; raises SweepError."""
+    # A sweep file is a few KiB: the bound refuses a device named by mistake
+    # (/dev/zero) instead of reading it forever, as ssdsim does its files.
+    limit = 4 << 20
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
     except OSError as e:
         raise SweepError(f"cannot read: {e.strerror}", file=path)
+    if len(data) > limit:
+        raise SweepError("larger than 4 MiB: not a sweep file", file=path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise SweepError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", file=path, line=line)
     if path.endswith((".yaml", ".yml")):
         sections = _yaml_sections(path, text)
     else:

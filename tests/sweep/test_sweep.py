@@ -251,14 +251,28 @@ class SweepTest(unittest.TestCase):
                  ("[sweep]\nconfigs = tiny.ini\nmetrics = write.iops,\n", 3, "an empty value"),
                  ("[sweep]\nconfigs = tiny.ini\n[grid]\ntrace.ops = \"read,write, write\n", 4, "not closed"),
                  ("[sweep]\nconfigs = tiny.ini\n[grid]\nnand.channels = 1\n[grid]\nnand.dies_per_channel = 1\n",
-                  5, "[grid]: section again (first on line 3)")]
+                  5, "[grid]: section again (first on line 3)"),
+                 # A grid too large to build (counted first, not built for minutes).
+                 ("[sweep]\nconfigs = tiny.ini\n[grid]\nnand.channels = " + ", ".join(map(str, range(1, 401)))
+                  + "\nnand.dies_per_channel = " + ", ".join(map(str, range(1, 401))) + "\n",
+                  4, "160000 points (nand.channels 400 x nand.dies_per_channel 400): more than 100000"),
+                 # Not text: refused as a sweep file error, not an internal error.
+                 ("[sweep]\nconfigs = tiny.ini\n\udcff\n", 3, "not UTF-8 text (byte 0xff)")]
         for i, (text, line, key) in enumerate(cases):
-            path = self.write(f"broken{i}.ini", text)
+            path = os.path.join(self.dir, f"broken{i}.ini")
+            with open(path, "wb") as f:  # (bytes: the lone surrogate is the raw byte 0xff)
+                f.write(text.encode("utf-8", "surrogateescape"))
             rc, stdout, stderr = self.sweep(path, "--dry-run")
             self.assertEqual(rc, 2, stderr)
             self.assertEqual(len(stderr.strip().splitlines()), 1, stderr)
             self.assertIn(f"{path}: line {line}: ", stderr)
             self.assertIn(key, stderr)
+
+    def test_endless_file_is_refused(self):
+        # /dev/zero has no end: a bounded read refuses it instead of hanging.
+        rc, _, stderr = self.sweep("/dev/zero", "--dry-run")
+        self.assertEqual(rc, 2, stderr)
+        self.assertIn("/dev/zero: larger than 4 MiB: not a sweep file", stderr)
 
     def test_existing_scheduler(self):
         """--scheduler: a cluster whose workers do not have the sweep's code."""

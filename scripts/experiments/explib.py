@@ -105,9 +105,14 @@ class Runner:
         self.binary = args.binary
         self.out = args.out or os.path.join(ROOT, "results", "experiments", name)
         self.jobs = args.jobs
-        os.makedirs(os.path.join(self.out, "runs"), exist_ok=True)
-        if not os.path.exists(self.binary):
+        try:
+            os.makedirs(os.path.join(self.out, "runs"), exist_ok=True)
+        except OSError as e:
+            fail(2, f"--out {self.out}: {e.strerror}")
+        if not os.path.exists(self.binary) and os.path.abspath(self.binary) == os.path.abspath(BINARY):
             subprocess.run([os.path.join(ROOT, "scripts", "build")], check=True, stdout=subprocess.DEVNULL)
+        if not os.path.isfile(self.binary) or not os.access(self.binary, os.X_OK):
+            fail(2, f"--binary {self.binary}: not an executable (build it: scripts/build)")
         with open(self.binary, "rb") as f:
             self.binary_hash = hashlib.sha256(f.read()).hexdigest()[:16]
 

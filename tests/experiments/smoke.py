@@ -48,9 +48,13 @@ with tempfile.TemporaryDirectory() as tmp:
     bad_ini = os.path.join(tmp, "bad.ini")
     with open(bad_ini, "w") as f:
         f.write("nand.channels = 0\n")
-    for what, drives in (("missing preset", "no-such-drive"), ("preset ssdsim refuses", bad_ini)):
-        p = subprocess.run([sys.executable, os.path.join(EXP, "trim"), "--quick", "--out", os.path.join(tmp, "bad"),
-                            "--drives", drives], capture_output=True, text=True)
+    out = ["--out", os.path.join(tmp, "bad")]
+    for what, extra in (("missing preset", out + ["--drives", "no-such-drive"]),
+                        ("preset ssdsim refuses", out + ["--drives", bad_ini]),
+                        ("--out it cannot make", ["--out", "/proc/no-such-dir"]),
+                        ("--binary that is not one", out + ["--binary", tmp])):
+        p = subprocess.run([sys.executable, os.path.join(EXP, "trim"), "--quick", *extra],
+                           capture_output=True, text=True)
         lines = [l for l in p.stderr.splitlines() if l.strip() and not l.endswith(" runs")]
         if p.returncode != 2 or len(lines) != 1 or "Traceback" in p.stderr:
             failures.append(f"{what}: exit {p.returncode}, stderr {p.stderr.strip()[-300:]!r}")

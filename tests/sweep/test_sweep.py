@@ -268,6 +268,17 @@ class SweepTest(unittest.TestCase):
             self.assertIn(f"{path}: line {line}: ", stderr)
             self.assertIn(key, stderr)
 
+    def test_bad_arguments_are_refused_before_any_point_runs(self):
+        path = self.grid_file()
+        for args, says in ((["--out", os.path.join(self.dir, "o1"), "--timeout", "-1"], "--timeout -1: must be"),
+                           (["--out", os.path.join(self.dir, "o2"), "--timeout", "0"], "--timeout 0: must be"),
+                           (["--out", "/proc/no-such-dir"], "--out /proc/no-such-dir: No such file or directory")):
+            rc, _, stderr = self.sweep(path, *args)
+            self.assertEqual(rc, 2, stderr)
+            last = stderr.strip().splitlines()[-1]  # (argparse prints its usage first)
+            self.assertTrue(last.startswith("sweep: error: ") and says in last, stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.dir, "o1", "results.csv")))
+
     def test_endless_file_is_refused(self):
         # /dev/zero has no end: a bounded read refuses it instead of hanging.
         rc, _, stderr = self.sweep("/dev/zero", "--dry-run")

@@ -68,8 +68,9 @@ inline std::string printable(const std::string& s) {
 constexpr size_t kMaxUserFileBytes = size_t(4) << 20;
 
 // Read the whole of a file the user names, with stdio so that a read error
-// (e.g. /proc/self/mem) is told apart from an empty file. Empty on success,
-// else why not: "cannot open", "cannot read", or "larger than 4 MiB".
+// (e.g. /proc/self/mem) is told apart from an empty file; a UTF-8 byte-order
+// mark is dropped. Empty on success, else why not: "cannot open", "cannot
+// read", "larger than 4 MiB" or "is UTF-16 text (...)".
 inline std::string read_user_file(const std::string& path, std::string& content) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return "cannot open";
@@ -83,7 +84,13 @@ inline std::string read_user_file(const std::string& path, std::string& content)
   const bool failed = std::ferror(f);
   std::fclose(f);
   if (large) return "larger than " + std::to_string(kMaxUserFileBytes >> 20) + " MiB";
-  return failed ? "cannot read" : "";
+  if (failed) return "cannot read";
+  // Editors on Windows start UTF-8 with a byte-order mark, which would make
+  // the first line unreadable; UTF-16 cannot be read at all.
+  if (content.compare(0, 3, "\xEF\xBB\xBF") == 0) content.erase(0, 3);
+  if (content.compare(0, 2, "\xFF\xFE") == 0 || content.compare(0, 2, "\xFE\xFF") == 0)
+    return "is UTF-16 text (save it as UTF-8)";
+  return "";
 }
 
 }  // namespace ssd::text

@@ -67,7 +67,7 @@ def load(path):
     if len(data) > limit:
         raise SweepError("larger than 4 MiB: not a sweep file", file=path)
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # (a byte-order mark from a Windows editor is dropped)
     except UnicodeDecodeError as e:
         line = data[:e.start].count(b"\n") + 1
         raise SweepError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", file=path, line=line)

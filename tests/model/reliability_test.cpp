@@ -196,6 +196,20 @@ TEST(Reliability, D12_ConfigThatCannotBeReadIsRefused) {
 // A device named as a config, job or state file is refused, not read
 // forever (/dev/zero has no end and no newline), and a binary job file is
 // refused at its first line without echoing raw bytes.
+// A file saved by a Windows editor: the UTF-8 byte-order mark is dropped
+// (the first line read as it looks), UTF-16 is refused by name.
+TEST(Reliability, D12_ByteOrderMarksAreHandled) {
+  const std::string ini = tmp("bom.ini"), job = tmp("bom.fio"), state = tmp("bom-state.ini"), u16 = tmp("u16.ini");
+  write_text(ini, "\xEF\xBB\xBF[workload]\nnumber_ios = 10\n");
+  write_text(job, "\xEF\xBB\xBF[j]\nrw=randread\nnumber_ios=10\n");
+  write_text(state, "\xEF\xBB\xBF[state]\nphases = fill\n");
+  EXPECT_EQ(run(kDrive + "--config " + ini).code, 0);
+  EXPECT_EQ(run(kDrive + "--job " + job).code, 0);
+  EXPECT_EQ(run(kDrive + "--state " + state + " --workload.number_ios=10").code, 0);
+  write_text(u16, std::string("\xFF\xFE[\0n\0", 6));
+  expect_bad(kDrive + "--config " + u16, u16 + ": config file is UTF-16 text (save it as UTF-8)");
+}
+
 TEST(Reliability, D12_EndlessOrBinaryFilesAreRefused) {
   expect_bad("--config=/dev/zero", "/dev/zero: config file larger than 4 MiB");
   expect_bad(kDrive + "--job=/dev/zero", "/dev/zero: job file larger than 4 MiB (option '--job')");

@@ -279,6 +279,14 @@ class SweepTest(unittest.TestCase):
             self.assertTrue(last.startswith("sweep: error: ") and says in last, stderr)
             self.assertFalse(os.path.exists(os.path.join(self.dir, "o1", "results.csv")))
 
+    def test_byte_order_mark_is_dropped(self):
+        path = os.path.join(self.dir, "bom.ini")
+        with open(path, "wb") as f:
+            f.write(b"\xef\xbb\xbf[sweep]\nconfigs = tiny.ini\n[grid]\nnand.channels = 1, 2\n")
+        rc, stdout, stderr = self.sweep(path, "--dry-run")
+        self.assertEqual(rc, 0, stderr)
+        self.assertIn("2 points", stdout)
+
     def test_endless_file_is_refused(self):
         # /dev/zero has no end: a bounded read refuses it instead of hanging.
         rc, _, stderr = self.sweep("/dev/zero", "--dry-run")

@@ -100,14 +100,15 @@ int sc_main(int argc, char* argv[]) {
     // a large drive takes seconds: one then stops at the first check after it).
     ssd::catch_interrupts();
 
-    // Trace files and an exported trace: an unwritable path fails before the
+    // Trace files, the lost-ranges CSV and an exported trace: an unwritable path fails before the
     // run (the recorder opens them while the drive is built; the export, after).
     // (The export's file: a blktrace export writes NAME.blktrace.0, and an
     // empty NAME made here would be what a replay of NAME reads.)
     const std::string export_file =
         cfg.export_trace.empty() ? "" : traces::trace_writer_file(cfg.export_trace, cfg.export_format);
     for (const auto& [key, path] : {std::pair{"vcd", cfg.vcd}, std::pair{"activity", cfg.activity},
-                                    std::pair{"export-trace", export_file}})
+                                    std::pair{"export-trace", export_file},
+                                    std::pair{"powerfail.lost", cfg.powerfail_lost}})
       if (!path.empty() && !std::ofstream(path)) throw opts.error(key, path + ": cannot open for writing");
     const OutputFile state_file(cfg.save_state, ssd::kForcedState);  // (written after preconditioning, drive_checkpoint.cpp)
     if (!state_file.writable()) throw opts.error("save-state", cfg.save_state + ": cannot open for writing");
@@ -154,7 +155,12 @@ int sc_main(int argc, char* argv[]) {
     report.update(replay.fio_envelope(SSDSIM_VERSION, cfg.output_json_plus));
     if (cfg.output_normal) ssd::print_summary(out, report);
     if (cfg.output_json) std::fprintf(out, "%s\n", report.dump(2).c_str());
-    if (out != stdout && std::fclose(out) != 0) throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
+    // (A write that failed before the last one is kept by the stream's error
+    // flag, not by fclose(): a JSON report larger than the buffer.)
+    if (out != stdout && (std::ferror(out) | std::fclose(out)) != 0)
+      throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
+    if (out == stdout && (std::fflush(stdout) != 0 || std::ferror(stdout)))
+      throw ssd::OptionError("standard output: write failed (what --output-format selects; --output FILE writes it to a file)");
     if (!report_file.write(report.dump(2) + '\n'))
       throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
     if (const int sig = ssd::interrupt_signal()) {

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "model/sim/options.h"
+
 namespace ssd {
 
 PowerFail::PowerFail(sc_core::sc_time at, sc_core::sc_time holdup, std::vector<uint64_t> baseline,
@@ -59,7 +61,7 @@ void PowerFail::analyse(const std::string& lost_csv, bool volatile_cache) {
   FILE* csv = nullptr;
   if (!lost_csv.empty()) {
     csv = std::fopen(lost_csv.c_str(), "w");
-    if (!csv) throw std::runtime_error("cannot write " + lost_csv);
+    if (!csv) throw OptionError(lost_csv + ": cannot open for writing (option 'powerfail.lost')");
     std::fprintf(csv, "offset,bytes,pages\n");
   }
   uint64_t run_start = 0, run_len = 0;
@@ -88,7 +90,9 @@ void PowerFail::analyse(const std::string& lost_csv, bool volatile_cache) {
                             " is on flash, on a drive without a volatile write cache");
   }
   flush_run();
-  if (csv && std::fclose(csv) != 0) throw std::runtime_error("cannot write " + lost_csv);
+  // (An error of an earlier write is kept by the stream, not by fclose().)
+  if (csv && (std::ferror(csv) | std::fclose(csv)) != 0)
+    throw OptionError(lost_csv + ": write failed (option 'powerfail.lost')");
 }
 
 nlohmann::json PowerFail::report() const {

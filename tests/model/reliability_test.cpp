@@ -322,6 +322,15 @@ TEST(Reliability, D17_IniErrorsNameTheLineAndStayPrintable) {
 TEST(Reliability, D17_UnwritableLogNamesTheOption) {
   expect_bad(kSmall + "--latency-log=/dev/full", "option '--latency-log': /dev/full: write failed");
   expect_bad(kSmall + "--timeseries=/dev/full", "option '--timeseries': /dev/full: write failed");
+  // A JSON report larger than the stream's buffer: its first writes fail,
+  // the last flush may not; the stream's error flag says so.
+  expect_bad(kSmall + "--output-format=json --output=/dev/full", "/dev/full: write failed (option 'output')");
+  expect_bad(kSmall + "--powerfail.at=1ms --powerfail.lost=/dev/full", "/dev/full: write failed (option 'powerfail.lost')");
+  expect_bad(kSmall + "--powerfail.at=1ms --powerfail.lost=/nonexistent-dir/lost.csv",
+             "option '--powerfail.lost': /nonexistent-dir/lost.csv: cannot open for writing");
+  // Standard output on a full disk: exit 2, not 0 with the summary lost
+  // (the message goes where stdout went, so only the status is checked).
+  EXPECT_EQ(run(kSmall + "--output-format=json >/dev/full").code, 2);
 }
 
 TEST(Reliability, D17_ReportStatesWhyTheRunStopped) {

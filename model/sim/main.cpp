@@ -159,8 +159,6 @@ int sc_main(int argc, char* argv[]) {
     // flag, not by fclose(): a JSON report larger than the buffer.)
     if (out != stdout && (std::ferror(out) | std::fclose(out)) != 0)
       throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
-    if (out == stdout && (std::fflush(stdout) != 0 || std::ferror(stdout)))
-      throw ssd::OptionError("standard output: write failed (what --output-format selects; --output FILE writes it to a file)");
     if (!report_file.write(report.dump(2) + '\n'))
       throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
     if (const int sig = ssd::interrupt_signal()) {
@@ -183,5 +181,13 @@ int sc_main(int argc, char* argv[]) {
 // before sc_main runs, and its banner would precede every report on stdout.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  const int status = sc_core::sc_elab_and_sim(argc, argv);
+  // Whatever went to standard output (the summary, a JSON report, --help)
+  // must have arrived: a full disk or a closed file is an error, not exit 0.
+  // (An earlier failed write is kept by the stream's error flag.)
+  if (status == 0 && (std::fflush(stdout) != 0 || std::ferror(stdout))) {
+    std::fprintf(stderr, "ssdsim: error: standard output: write failed (--output FILE writes the results to a file)\n");
+    return 2;
+  }
+  return status;
 }

@@ -100,8 +100,9 @@ int sc_main(int argc, char* argv[]) {
     // a large drive takes seconds: one then stops at the first check after it).
     ssd::catch_interrupts();
 
-    // Trace files, the lost-ranges CSV and an exported trace: an unwritable path fails before the
-    // run (the recorder opens them while the drive is built; the export, after).
+    // Trace files, the lost-ranges CSV and an exported trace: an unwritable
+    // path fails before the run (the recorder opens them while the drive is
+    // built; the export, after).
     // (The export's file: a blktrace export writes NAME.blktrace.0, and an
     // empty NAME made here would be what a replay of NAME reads.)
     const std::string export_file =
@@ -157,8 +158,10 @@ int sc_main(int argc, char* argv[]) {
     if (cfg.output_json) std::fprintf(out, "%s\n", report.dump(2).c_str());
     // (A write that failed before the last one is kept by the stream's error
     // flag, not by fclose(): a JSON report larger than the buffer.)
-    if (out != stdout && (std::ferror(out) | std::fclose(out)) != 0)
-      throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
+    if (out != stdout) {
+      const bool failed = std::ferror(out) != 0;  // (before the close: the operands of | are unordered)
+      if (std::fclose(out) != 0 || failed) throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
+    }
     if (!report_file.write(report.dump(2) + '\n'))
       throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
     if (const int sig = ssd::interrupt_signal()) {

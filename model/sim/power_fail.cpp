@@ -91,8 +91,10 @@ void PowerFail::analyse(const std::string& lost_csv, bool volatile_cache) {
   }
   flush_run();
   // (An error of an earlier write is kept by the stream, not by fclose().)
-  if (csv && (std::ferror(csv) | std::fclose(csv)) != 0)
-    throw OptionError(lost_csv + ": write failed (option 'powerfail.lost')");
+  if (csv) {
+    const bool failed = std::ferror(csv) != 0;  // (read before the close)
+    if (std::fclose(csv) != 0 || failed) throw OptionError(lost_csv + ": write failed (option 'powerfail.lost')");
+  }
 }
 
 nlohmann::json PowerFail::report() const {

@@ -62,9 +62,9 @@ inline std::string printable(const std::string& s) {
   return out;
 }
 
-// The most a config or fio job file may hold. Such files are a few KiB; the
-// bound is there so that a device named by mistake (/dev/zero, a pipe that
-// never ends) is refused instead of read forever into memory.
+// The most a config, fio job or state file may hold. Such files are a few
+// KiB; the bound is there so that a device named by mistake (/dev/zero, a
+// pipe that never ends) is refused instead of read forever into memory.
 constexpr size_t kMaxUserFileBytes = size_t(4) << 20;
 
 // Read the whole of a file the user names, with stdio so that a read error

@@ -23,6 +23,13 @@ using sc_core::sc_time;
 enum class HostOp : uint8_t { Read, Write, Trim, Flush };
 const char* to_string(HostOp op);
 
+// The most data one READ/WRITE FPDMA QUEUED moves: its sector count is 16
+// bits, 0 meaning 65536 (ATA8-ACS), of 512-byte sectors. A host splits a
+// larger request into several commands (Linux: max_hw_sectors_kb), so a
+// larger read or write is bad input here. (A TRIM is not bound by it: one
+// DATA SET MANAGEMENT command carries many ranges.)
+constexpr uint64_t kMaxCommandBytes = uint64_t(65536) * 512;
+
 // What one logical page of a read held, for content checks: whose data
 // (`lpn`) and which write (`tag`); an unmapped page has no lpn.
 struct PageData {

@@ -10,6 +10,7 @@
 
 #include "model/sim/options.h"
 #include "model/sim/text.h"
+#include "tlm/ssd_protocol.h"
 
 namespace ssd {
 
@@ -333,6 +334,10 @@ void check_job(const FioJob& j, const std::string& path, int section_line, const
   uint64_t max_bs = 0;
   for (const FioBlockSize& b : j.bs) max_bs = std::max(max_bs, b.bytes);
   if (max_bs > span) throw err(where.count("bssplit") ? "bssplit" : "bs", "larger than the span (size)");
+  if (max_bs > ssdtlm::kMaxCommandBytes && j.rw != "trim" && j.rw != "randtrim")
+    throw err(where.count("bssplit") ? "bssplit" : "bs",
+              "block size " + std::to_string(max_bs) + " is more than one SATA read or write carries (65536 sectors, "
+              "32 MiB): a host splits larger requests into several commands");
   if (j.time_based && j.runtime == sc_core::SC_ZERO_TIME) throw err("time_based", "needs a runtime");
 }
 

@@ -93,7 +93,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"save-state",             "",       "path",  "after the drive state is applied, save it here (flash, FTL, firmware counters; every built-in FTL, a plug-in if it implements Ftl::checkpoint) for --load-state"},
     {"load-state",             "",       "path",  "start from a state saved with --save-state instead of applying one; refused unless the drive (geometry, FTL and its options, spare, RAID, content checks) is the one it was saved from"},
     {"workload.rw",            "randrw", "pattern", "read, write, randread, randwrite, randrw, rw (= readwrite)"},
-    {"workload.bs",            "4k",     "size",  "block size of each IO"},
+    {"workload.bs",            "4k",     "size",  "block size of each IO (at most 32m: one SATA command moves 65536 sectors)"},
     {"workload.iodepth",       "32",     "count", "outstanding IOs (up to 1024; beyond sata.ncq_depth they wait in the host queue)"},
     {"workload.compressibility", "0",    "percent", "how much the written data compresses (fio's buffer_compress_percentage; 0 = random data), for the run and the drive state, replays included; at most 90; matters only with controller.compression"},
     {"workload.rwmixread",     "50",     "percent", "reads in mixed workloads"},

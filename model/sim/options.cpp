@@ -15,6 +15,7 @@
 #include "model/ftl/ftl.h"
 #include "model/sim/text.h"
 #include "model/sim/units.h"
+#include "tlm/ssd_protocol.h"
 #include "traces/trace_reader.h"
 
 namespace po = boost::program_options;
@@ -410,6 +411,9 @@ void Options::build() {
   w.rw = choice("workload.rw", {"read", "write", "randread", "randwrite", "randrw", "rw", "readwrite"});
   w.bs = size("workload.bs", false);
   if (w.bs % 512 != 0) throw error("workload.bs", "must be a multiple of 512 B");
+  if (w.bs > ssdtlm::kMaxCommandBytes)
+    throw error("workload.bs", "is more than one SATA read or write carries (65536 sectors, 32 MiB): a host "
+                               "splits larger requests into several commands");
   const bool replaying = !text("trace").empty();
   w.iodepth = uint32_t(count("workload.iodepth", 1, 1u << 20));
   // Beyond sata.ncq_depth the requests wait in the host queue (fio's iodepth above NCQ).

@@ -232,6 +232,22 @@ TEST(Reliability, D13_TraceFromAPipeNeedsItsFormat) {
              "option '--powerfail.at': =trace reads the trace twice");
 }
 
+// One SATA read or write moves at most 65536 sectors (32 MiB): a larger one
+// is refused from every source (two concurrent 4 GiB writes had the DRAM
+// port's calendar joining gaps for minutes), a TRIM is not bound by it.
+TEST(Reliability, D13_ReadsAndWritesAboveOneSataCommandAreRefused) {
+  const std::string says = "is more than one SATA read or write carries (65536 sectors, 32 MiB)";
+  expect_bad(kDrive + "--workload.bs=32769k --workload.number_ios=1", "option '--workload.bs': " + says);
+  EXPECT_EQ(run(kDrive + "--workload.bs=32m --workload.number_ios=2 --workload.rw=write").code, 0);
+  const std::string log = tmp("big.iolog"), job = tmp("big.fio"), trim = tmp("bigtrim.fio");
+  write_text(log, "fio version 2 iolog\n/dev/t add\n/dev/t open\n/dev/t write 0 33554944\n/dev/t close\n");
+  expect_bad(kDrive + "--trace " + log, log + ": line 4: request of 33554944 bytes " + says);
+  write_text(job, "[j]\nrw=read\nbs=33554944\nnumber_ios=1\n");
+  expect_bad(kDrive + "--job " + job, job + ": line 3: option 'bs': block size 33554944 " + says);
+  write_text(trim, "[j]\nrw=trim\nbs=64m\nnumber_ios=1\n");
+  EXPECT_EQ(run(kDrive + "--job " + trim).code, 0);
+}
+
 TEST(Reliability, D13_NegativeTraceDeviceIsRefused) {
   for (const char* dev : {"-5", "-1", "8,-1", "x"})
     expect_bad(kDrive + "--trace " + kSamples + "generated/loop0.blktrace.0 --trace.device=" + dev,

@@ -29,6 +29,10 @@ const char* to_string(HostOp op);
 // larger read or write is bad input here. (A TRIM is not bound by it: one
 // DATA SET MANAGEMENT command carries many ranges.)
 constexpr uint64_t kMaxCommandBytes = uint64_t(65536) * 512;
+// What the refusal of a larger read or write says, wherever it comes from.
+constexpr const char* kMaxCommandRefusal =
+    "is more than one SATA read or write carries (65536 sectors, 32 MiB): a host splits larger requests into "
+    "several commands";
 
 // What one logical page of a read held, for content checks: whose data
 // (`lpn`) and which write (`tag`); an unmapped page has no lpn.

@@ -147,7 +147,7 @@ DriveState DriveState::resolve(const std::string& arg) {
   }
   // A state file: `phases = a, b, c` (comments with #), under [state].
   std::string content;
-  if (const std::string why = text::read_user_file(path, content); !why.empty())
+  if (const std::string why = text::read_user_file(path, "", content); !why.empty())
     throw std::invalid_argument(path + ": " + (why == "cannot open" ? "cannot read" : why));
   std::istringstream in(content);
   std::string phases;

@@ -336,8 +336,7 @@ void check_job(const FioJob& j, const std::string& path, int section_line, const
   if (max_bs > span) throw err(where.count("bssplit") ? "bssplit" : "bs", "larger than the span (size)");
   if (max_bs > ssdtlm::kMaxCommandBytes && j.rw != "trim" && j.rw != "randtrim")
     throw err(where.count("bssplit") ? "bssplit" : "bs",
-              "block size " + std::to_string(max_bs) + " is more than one SATA read or write carries (65536 sectors, "
-              "32 MiB): a host splits larger requests into several commands");
+              "block size " + std::to_string(max_bs) + " " + ssdtlm::kMaxCommandRefusal);
   if (j.time_based && j.runtime == sc_core::SC_ZERO_TIME) throw err("time_based", "needs a runtime");
 }
 
@@ -345,9 +344,8 @@ void check_job(const FioJob& j, const std::string& path, int section_line, const
 
 FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32_t ncq_depth) {
   std::string content;
-  if (const std::string why = text::read_user_file(path, content); !why.empty())
-    throw OptionError(path + ": " + (why.rfind("cannot", 0) == 0 ? why + " job file" : "job file " + why) +
-                      " (option '--job')");
+  if (const std::string why = text::read_user_file(path, "job file", content); !why.empty())
+    throw OptionError(path + ": " + why + " (option '--job')");
   std::istringstream in(content);
   FioJobFile file;
   file.path = path;

@@ -3,6 +3,7 @@
 #include <cinttypes>
 
 #include "model/sim/options.h"
+#include "model/sim/text.h"
 
 namespace ssd {
 
@@ -198,10 +199,9 @@ void ActivityRecorder::drive_signals() {
 void ActivityRecorder::finish() {
   if (json_) {
     std::fputs("\n]}\n", json_);
-    const bool failed = std::ferror(json_) != 0;
-    const bool closed = std::fclose(json_) == 0;
+    const bool written = text::close_written(json_);
     json_ = nullptr;
-    if (failed || !closed) throw OptionError(json_path_ + ": write failed (option 'activity')");
+    if (!written) throw OptionError(json_path_ + ": write failed (option 'activity')");
   }
   if (vcd_) {
     sc_core::sc_close_vcd_trace_file(vcd_);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/sim/text.h"
 #include "tlm/ssd_protocol.h"
 
 namespace ssd {
@@ -48,11 +49,9 @@ void LatencyLog::add(const IoCompletion& c) {
 }
 
 void LatencyLog::close() {
-  if (f_ && std::fclose(f_) != 0) {
-    f_ = nullptr;
-    throw std::runtime_error(path_ + ": write failed");
-  }
+  const bool written = !f_ || text::close_written(f_);
   f_ = nullptr;
+  if (!written) throw std::runtime_error(path_ + ": write failed");
 }
 
 TimeSeries::TimeSeries(const std::string& path, sc_core::sc_time interval)
@@ -120,7 +119,7 @@ void TimeSeries::close(uint64_t end_ns) {
   // The last interval ends with the run (at least 1 ns, for a run that ends
   // exactly on an interval boundary).
   if (any_) flush_interval(std::max<uint64_t>(1, std::min(interval_ns_, end_ns - std::min(end_ns, index_ * interval_ns_))));
-  const bool ok = std::fclose(f_) == 0;
+  const bool ok = text::close_written(f_);
   f_ = nullptr;
   if (!ok) throw std::runtime_error(path_ + ": write failed");
 }

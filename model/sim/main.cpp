@@ -20,6 +20,7 @@
 #include "model/sim/kernel_speed.h"
 #include "model/controller/drive_state.h"
 #include "model/sim/simulation.h"
+#include "model/sim/text.h"
 #include "traces/trace_reader.h"
 
 #ifndef SSDSIM_VERSION
@@ -156,12 +157,8 @@ int sc_main(int argc, char* argv[]) {
     report.update(replay.fio_envelope(SSDSIM_VERSION, cfg.output_json_plus));
     if (cfg.output_normal) ssd::print_summary(out, report);
     if (cfg.output_json) std::fprintf(out, "%s\n", report.dump(2).c_str());
-    // (A write that failed before the last one is kept by the stream's error
-    // flag, not by fclose(): a JSON report larger than the buffer.)
-    if (out != stdout) {
-      const bool failed = std::ferror(out) != 0;  // (before the close: the operands of | are unordered)
-      if (std::fclose(out) != 0 || failed) throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
-    }
+    if (out != stdout && !ssd::text::close_written(out))
+      throw ssd::OptionError(cfg.output + ": write failed (option 'output')");
     if (!report_file.write(report.dump(2) + '\n'))
       throw ssd::OptionError(cfg.report + ": write failed (option 'report')");
     if (const int sig = ssd::interrupt_signal()) {

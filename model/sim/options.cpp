@@ -99,8 +99,8 @@ void Options::load_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw OptionError(path + ": is a directory, not a config file");
   std::string content;
-  if (const std::string why = text::read_user_file(path, content); !why.empty())
-    throw OptionError(path + ": " + (why.rfind("cannot", 0) == 0 ? why + " config file" : "config file " + why));
+  if (const std::string why = text::read_user_file(path, "config file", content); !why.empty())
+    throw OptionError(path + ": " + why);
   // program_options does not keep line numbers; find each key's line so
   // errors can point at it, the first line that is neither a section, a
   // key = value nor a comment, and the first key given twice (the later
@@ -412,8 +412,7 @@ void Options::build() {
   w.bs = size("workload.bs", false);
   if (w.bs % 512 != 0) throw error("workload.bs", "must be a multiple of 512 B");
   if (w.bs > ssdtlm::kMaxCommandBytes)
-    throw error("workload.bs", "is more than one SATA read or write carries (65536 sectors, 32 MiB): a host "
-                               "splits larger requests into several commands");
+    throw error("workload.bs", ssdtlm::kMaxCommandRefusal);
   const bool replaying = !text("trace").empty();
   w.iodepth = uint32_t(count("workload.iodepth", 1, 1u << 20));
   // Beyond sata.ncq_depth the requests wait in the host queue (fio's iodepth above NCQ).

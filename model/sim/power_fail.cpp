@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "model/sim/options.h"
+#include "model/sim/text.h"
 
 namespace ssd {
 
@@ -90,11 +91,7 @@ void PowerFail::analyse(const std::string& lost_csv, bool volatile_cache) {
                             " is on flash, on a drive without a volatile write cache");
   }
   flush_run();
-  // (An error of an earlier write is kept by the stream, not by fclose().)
-  if (csv) {
-    const bool failed = std::ferror(csv) != 0;  // (read before the close)
-    if (std::fclose(csv) != 0 || failed) throw OptionError(lost_csv + ": write failed (option 'powerfail.lost')");
-  }
+  if (csv && !text::close_written(csv)) throw OptionError(lost_csv + ": write failed (option 'powerfail.lost')");
 }
 
 nlohmann::json PowerFail::report() const {

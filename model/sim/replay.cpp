@@ -182,8 +182,7 @@ void TraceSource::place(const traces::TraceRecord& rec, uint64_t& offset, uint64
     fail("request of " + std::to_string(bytes) + " bytes is larger than the drive");
   }
   if ((rec.op == TraceOp::Read || rec.op == TraceOp::Write) && bytes > ssdtlm::kMaxCommandBytes)
-    fail("request of " + std::to_string(bytes) + " bytes is more than one SATA read or write carries (65536 sectors, "
-         "32 MiB); a host splits larger requests into several commands");
+    fail("request of " + std::to_string(bytes) + " bytes " + ssdtlm::kMaxCommandRefusal);
   if (offset > capacity_ - bytes) {
     if (!cfg_.wrap)
       fail("address " + std::to_string(offset) + " + " + std::to_string(bytes) + " is beyond the drive's capacity of " +

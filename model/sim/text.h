@@ -69,11 +69,13 @@ constexpr size_t kMaxUserFileBytes = size_t(4) << 20;
 
 // Read the whole of a file the user names, with stdio so that a read error
 // (e.g. /proc/self/mem) is told apart from an empty file; a UTF-8 byte-order
-// mark is dropped. Empty on success, else why not: "cannot open", "cannot
-// read", "larger than 4 MiB" or "is UTF-16 text (...)".
-inline std::string read_user_file(const std::string& path, std::string& content) {
+// mark is dropped. Empty on success, else why not, said of `what` (e.g.
+// "config file"; "" for the bare reason): "cannot open WHAT", "cannot read
+// WHAT", "WHAT larger than 4 MiB" or "WHAT is UTF-16 text (...)".
+inline std::string read_user_file(const std::string& path, const std::string& what, std::string& content) {
+  const std::string of = what.empty() ? "" : " " + what, it = what.empty() ? "" : what + " ";
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "cannot open";
+  if (!f) return "cannot open" + of;
   content.clear();
   char buf[65536];
   bool large = false;
@@ -83,14 +85,23 @@ inline std::string read_user_file(const std::string& path, std::string& content)
   }
   const bool failed = std::ferror(f);
   std::fclose(f);
-  if (large) return "larger than " + std::to_string(kMaxUserFileBytes >> 20) + " MiB";
-  if (failed) return "cannot read";
+  if (large) return it + "larger than " + std::to_string(kMaxUserFileBytes >> 20) + " MiB";
+  if (failed) return "cannot read" + of;
   // Editors on Windows start UTF-8 with a byte-order mark, which would make
   // the first line unreadable; UTF-16 cannot be read at all.
   if (content.compare(0, 3, "\xEF\xBB\xBF") == 0) content.erase(0, 3);
   if (content.compare(0, 2, "\xFF\xFE") == 0 || content.compare(0, 2, "\xFE\xFF") == 0)
-    return "is UTF-16 text (save it as UTF-8)";
+    return it + "is UTF-16 text (save it as UTF-8)";
   return "";
+}
+
+// Close a file written with stdio: false if any write to it failed. The
+// last flush is fclose()'s to report, an earlier failure only the stream's
+// error flag keeps (a log larger than its buffer on a full disk), so the
+// flag is read first.
+inline bool close_written(std::FILE* f) {
+  const bool failed = std::ferror(f) != 0;
+  return std::fclose(f) == 0 && !failed;
 }
 
 }  // namespace ssd::text

@@ -342,7 +342,7 @@ void check_job(const FioJob& j, const std::string& path, int section_line, const
 
 }  // namespace
 
-FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32_t ncq_depth) {
+FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity) {
   std::string content;
   if (const std::string why = text::read_user_file(path, "job file", content); !why.empty())
     throw OptionError(path + ": " + why + " (option '--job')");
@@ -440,8 +440,7 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32
       file.jobs.push_back(std::move(clone));
     }
   }
-  // Beyond NCQ (ncq_depth) the requests wait in the host queue, as with fio.
-  (void)ncq_depth;
+  // Beyond the drive's NCQ depth the requests wait in the host queue, as with fio.
   if (depth > 1024)
     throw OptionError(path + ": the jobs' iodepth x numjobs add up to " + std::to_string(depth) +
                       ", above the host queue limit of 1024");

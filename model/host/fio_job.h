@@ -73,9 +73,10 @@ struct FioJobFile {
 };
 
 // Parse and check `path` against the drive: spans within `capacity` bytes,
-// the iodepth of all jobs together at most `ncq_depth`. Throws OptionError
-// "FILE: line N: option 'KEY': what".
-FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity, uint32_t ncq_depth);
+// the iodepth x numjobs of all jobs together at most 1024 (the host queue;
+// beyond the drive's NCQ depth the requests wait there, as with fio).
+// Throws OptionError "FILE: line N: option 'KEY': what".
+FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity);
 
 // What --help says about job files.
 std::string fio_job_help();

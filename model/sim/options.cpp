@@ -576,7 +576,7 @@ void Options::build() {
     for (const auto& s : option_specs())
       if (s.key.rfind("workload.", 0) == 0 && settings_.at(s.key).origin != "default")
         throw error(s.key, "cannot be combined with --job (the job file sets the workload)");
-    c.jobs = parse_fio_job_file(c.job_file, user_bytes, c.sata.ncq_depth);
+    c.jobs = parse_fio_job_file(c.job_file, user_bytes);
   }
   build_compression(c);
   c.store_data = flag("store-data");

@@ -15,10 +15,10 @@ using sc_core::sc_time;
 
 const uint64_t kCapacity = 1ull << 30;
 
-ssd::FioJobFile parse(const std::string& text, uint32_t ncq = 32) {
+ssd::FioJobFile parse(const std::string& text) {
   const std::string path = ssdtest::scratch("job.fio");
   std::ofstream(path) << text;
-  return ssd::parse_fio_job_file(path, kCapacity, ncq);
+  return ssd::parse_fio_job_file(path, kCapacity);
 }
 
 TEST(FioJobFile, SizesAreBytesOrPowersOf1024) {
@@ -93,7 +93,7 @@ TEST(FioJobFile, NumjobsExpandsAndCountsAgainstTheHostQueue) {
   EXPECT_EQ(f.jobs[3].name, "renamed");
   // Beyond NCQ the host queues the rest (up to 1024 outstanding in all).
   EXPECT_NO_THROW(parse("[a]\nnumjobs=3\niodepth=10\n[b]\niodepth=3\n"));
-  EXPECT_NO_THROW(parse("[a]\nnumjobs=4\niodepth=256\n", 8));
+  EXPECT_NO_THROW(parse("[a]\nnumjobs=4\niodepth=256\n"));
   EXPECT_THROW(parse("[a]\nnumjobs=4\niodepth=256\n[b]\n"), ssd::OptionError);
 }
 

@@ -163,6 +163,25 @@ TEST(Reliability, D9_OnlyTheIodepthOfTheModeInUseIsChecked) {
                       "d9b").is_null());
 }
 
+// A fio job file's iodepth above the drive's NCQ depth is not refused (as
+// docs/fio.md once said): the rest wait in the host queue. With one tag and
+// 4 outstanding, each read waits for the 3 ahead of it (Little's law on a
+// closed loop of 4 through one server): submission latency ~ 3 x the drive's.
+TEST(Reliability, FioJobDeeperThanNcqWaitsInTheHostQueue) {
+  const std::string job = tmp("deep.fio");
+  write_text(job, "[a]\nrw=randread\niodepth=4\nnumber_ios=400\n");
+  for (const int ncq : {1, 32}) {
+    const auto j = run_ok(kDrive + "--sata.ncq_depth=" + std::to_string(ncq) + " --job " + job, "deep");
+    ASSERT_FALSE(j.is_null());
+    const double slat = j["read"]["slat_ns"]["mean"].get<double>(), clat = j["read"]["clat_ns"]["mean"].get<double>();
+    EXPECT_EQ(j["read"]["total_ios"].get<uint64_t>(), 400u);
+    if (ncq == 1)
+      EXPECT_NEAR(slat, 3 * clat, 0.1 * 3 * clat);
+    else
+      EXPECT_EQ(slat, 0.0);
+  }
+}
+
 // The other mode's options, set by the user, would be silently ignored.
 TEST(Reliability, OptionsOfTheModeNotInUseAreRefused) {
   const std::string trace = " --trace " + kSamples + "generated/fio_mix.iolog";

@@ -11,7 +11,9 @@ using ssdtlm::HostOp;
 
 RaidFrontend::RaidFrontend(sc_core::sc_module_name name, const RaidConfig& cfg, uint32_t page_size, bool suspend)
     : sc_module(name), host("host"), member("member"), cfg_(cfg), page_(page_size), subs_(cfg.members, 0),
-      kept_(suspend ? size_t(cfg.members) * kNcqTags : 0) {
+      kept_(suspend ? size_t(cfg.members) * kNcqTags : 0),
+      running_(cfg.member_queue < kNcqTags ? cfg.members : 0),
+      last_issue_(running_.size(), sc_core::SC_ZERO_TIME) {
   host.register_b_transport(this, &RaidFrontend::b_transport);
 }
 
@@ -65,12 +67,13 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
     t.set_data_length(static_cast<unsigned>(std::min<uint64_t>(s.bytes, UINT32_MAX)));
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     t.set_extension(&s);
-    sc_core::sc_time d = start - now;
+    sc_core::sc_time d = (running_.empty() ? start : member_slot(m, start)) - now;
     member[m]->b_transport(t, d);
     t.clear_extension(&s);
     ok = ok && t.is_response_ok();
     cmd.ignored = cmd.ignored || s.ignored;  // (the members share one configuration: all or none)
     s.completes = sc_core::sc_time_stamp() + d;
+    if (!running_.empty()) running_[m].push_back(s.completes);
     done = std::max(done, s.completes);
   }
   cmd.completes = done;
@@ -104,6 +107,23 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
   }
   delay = done - sc_core::sc_time_stamp();
   trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+sc_core::sc_time RaidFrontend::member_slot(uint32_t m, const sc_core::sc_time& at) {
+  // In order: not before the one held before it went. From there, every
+  // sub-command still running was issued at or before that time, so the
+  // slot is free once all but member_queue - 1 of them have completed.
+  sc_core::sc_time t = std::max(at, last_issue_[m]);
+  std::vector<sc_core::sc_time>& run = running_[m];
+  run.erase(std::remove_if(run.begin(), run.end(), [&t](const sc_core::sc_time& c) { return c <= t; }), run.end());
+  if (run.size() >= cfg_.member_queue) {
+    const size_t k = run.size() - cfg_.member_queue;  // the (k + 1)-th completion frees the slot
+    std::nth_element(run.begin(), run.begin() + std::ptrdiff_t(k), run.end());
+    t = run[k];
+    run.erase(std::remove_if(run.begin(), run.end(), [&t](const sc_core::sc_time& c) { return c <= t; }), run.end());
+  }
+  last_issue_[m] = t;
+  return t;
 }
 
 }  // namespace ssd

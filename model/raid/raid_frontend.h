@@ -8,6 +8,11 @@
 // contiguous range on each member it reaches: each gets one sub-command,
 // all issued at once after the chip's own cost (`raid.cmd_overhead`); the
 // command completes when the last one does. FLUSH goes to every member.
+// A member takes at most `raid.member_queue` sub-commands at once (its own
+// NCQ depth; 1 for a controller without NCQ): the chip holds the others and
+// issues each, in the order they came, when enough of the member's earlier
+// ones have completed (as answered: a postponed write-through program of
+// nand.suspend is not waited for).
 // Reads stream back in host order, each stripe piece when its member has
 // it in DRAM. Content checks see host LPNs (member LPNs are translated).
 //
@@ -53,6 +58,10 @@ class RaidFrontend : public sc_core::sc_module {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
 
+  // raid.member_queue: when a sub-command for member `m` that the chip has
+  // from `at` on may go to the member (FIFO behind the ones held before it).
+  sc_core::sc_time member_slot(uint32_t m, const sc_core::sc_time& at);
+
   RaidConfig cfg_;
   uint32_t page_;
   std::vector<uint64_t> subs_;
@@ -61,6 +70,11 @@ class RaidFrontend : public sc_core::sc_module {
   // every program of its sub-commands has ended.
   std::vector<ssdtlm::HostCommand> kept_;
   uint64_t split_ = 0;
+  // raid.member_queue below NCQ's 32 only: per member, the answered
+  // completions of its sub-commands that may still run, and when the last
+  // one held went to it.
+  std::vector<std::vector<sc_core::sc_time>> running_;
+  std::vector<sc_core::sc_time> last_issue_;
 };
 
 }  // namespace ssd

@@ -153,6 +153,7 @@ struct RaidConfig {
   uint32_t members = 1;                                  // 1: a single SSD, no front-end
   uint64_t stripe = 128 << 10;                           // bytes per stripe unit
   sc_time cmd_overhead = sc_core::SC_ZERO_TIME;          // the RAID chip per host command
+  uint32_t member_queue = 32;  // sub-commands a member takes at once (its NCQ depth); more wait in the chip
 };
 
 // The host side: the OS and AHCI driver in front of the link.

@@ -69,6 +69,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"raid.members",           "1",      "count", "RAID-0 of complete SSDs (controller, DRAM, NAND, FTL each) behind one SATA port; 1 = a single SSD"},
     {"raid.stripe",            "128k",   "size",  "RAID-0 stripe unit (a multiple of nand.page_size)"},
     {"raid.cmd_overhead",      "0",      "time",  "RAID-0: the striping chip's time per host command (decode, split)"},
+    {"raid.member_queue",      "32",     "count", "RAID-0: sub-commands each member takes at once (its own NCQ depth; 1 = a member without NCQ); the chip holds the rest and issues them in order as members complete"},
     {"sata.gen",               "2",      "1|2|3", "SATA generation: 1.5, 3 or 6 Gb/s line rate (8b/10b: 150/300/600 MB/s)"},
     {"sata.cmd_overhead",      "2us",    "time",  "link time of one command's FIS exchange"},
     {"sata.fis_overhead",      "0",      "time",  "link time lost per Data FIS (at most 8 KiB of payload): framing, CRC, flow-control handshakes and the host's DMA turnaround"},

@@ -11,10 +11,16 @@ void Options::build_raid(SimConfig& c) const {
   c.raid.members = uint32_t(count("raid.members", 1, 16));
   c.raid.stripe = size("raid.stripe", false);
   c.raid.cmd_overhead = duration("raid.cmd_overhead");
+  c.raid.member_queue = uint32_t(count("raid.member_queue", 1, 32));
   if (c.raid.stripe % c.nand.host_page())
     throw error("raid.stripe", "must be a multiple of the host page (" + std::to_string(c.nand.host_page()) +
                                    " B: nand.page_size or controller.map_unit)");
-  if (c.raid.members == 1) return;
+  if (c.raid.members == 1) {
+    // (A RAID option given for a single SSD would be silently ignored.)
+    for (const char* k : {"raid.stripe", "raid.cmd_overhead", "raid.member_queue"})
+      if (settings_.at(k).origin != "default") throw error(k, "has no effect with raid.members = 1 (a single SSD)");
+    return;
+  }
   if (c.hdd) throw error("raid.members", "stripes SSDs, not a hard disk (device=hdd)");
   for (const char* k : {"powerfail.at", "vcd", "activity"})
     if (settings_.at(k).origin != "default")

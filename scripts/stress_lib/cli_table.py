@@ -130,6 +130,7 @@ def build_rows(specs, workdir):
              "--nand.blocks_per_plane=65536", "--nand.pages_per_block=1"], "nand.", note="2^32 one-page blocks"),
         Row(["--ftl.op=0.001"], "ftl.op", note="spare area below gc_threshold + 2"),
         Row(["--workload.number_ios=0"], "workload.number_ios", note="unbounded without runtime"),
+        Row(["--raid.member_queue=1"], "raid.member_queue", note="a RAID option for a single SSD"),
         Row(["--sata.ncq_depth=4", "--workload.iodepth=4"], "", expect=0,
             note="trace.iodepth is not checked without --trace"),
         Row(["--check.content"], "", expect=0, note="bare boolean flag"),

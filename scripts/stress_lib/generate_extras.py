@@ -104,6 +104,8 @@ class ExtraOptions:
                 self._invalid(a, ("raid.stripe", f"{self.host_page + self.host_page // 2}B"))
             if rng.random() < 0.3:
                 self._set(a, "raid.cmd_overhead", rng.choice(["0", "1us", "20us"]))
+            if rng.random() < 0.3:
+                self._set(a, "raid.member_queue", rng.choice(["1", "2", "32"]))
         # A block- or log-mapped FTL's logical block holds 1 / (1 - compressibility) times more of the
         # smaller pages, and a merge copies all of them: with a used drive's overwrites or a map unit
         # on top, a run's merges multiply past its budget (75 % and 512 B units: a 30 s hang).

@@ -148,9 +148,38 @@ TEST(Raid, ASuspendedMemberMovesTheHostsWriteOnlyPastItsOtherMembers) {
   EXPECT_LT(on["read"]["lat_ns"]["max"].get<uint64_t>(), off["read"]["lat_ns"]["max"].get<uint64_t>());
 }
 
+TEST(Raid, AMemberWithoutNcqServesOneSubCommandAtATime) {
+  // Members of 8 dies, random 4 KiB reads of a seq-filled drive: every read
+  // alone takes the same time L1 (QD1). With raid.member_queue=1 and the
+  // span on member 0 only, 4 outstanding reads run on it one at a time: one
+  // ends every L1 less at most what of L1 is on the link (the command FIS,
+  // 2 us, and the data, 4 KiB at 300 MB/s), which the chip's held commands
+  // overlap. With the default queue its dies serve them together.
+  const std::string rr = "--nand.channels=2 --nand.dies_per_channel=4 --precondition=seq-fill "
+                         "--workload.rw=randread --workload.bs=4k --workload.number_ios=2000 --raid.members=2 ";
+  const auto qd1 = drive(rr + "--workload.size=128k --workload.iodepth=1", "mq_qd1");
+  const double l1 = qd1["read"]["lat_ns"]["mean"].get<double>();
+  EXPECT_EQ(qd1["read"]["lat_ns"]["min"].get<double>(), l1);  // (every read alone takes the same time)
+  const double link = 2000 + 4096 / 300e6 * 1e9;
+  const auto one = drive(rr + "--workload.size=128k --workload.iodepth=4 --raid.member_queue=1", "mq_one");
+  EXPECT_EQ(one["device"]["raid"]["sub_commands"], nlohmann::json::array({2000, 0}));
+  const double iops = one["read"]["iops"].get<double>();
+  EXPECT_GT(iops, 1e9 / l1 * 1.02);
+  EXPECT_LE(iops, 1e9 / (l1 - link));
+  const auto all = drive(rr + "--workload.size=128k --workload.iodepth=4", "mq_all");
+  EXPECT_GT(all["read"]["iops"].get<double>(), 2 * iops);
+  // Both members, 4 KiB stripes: each still one at a time, the two at once.
+  const auto two = drive(rr + "--raid.stripe=4k --workload.iodepth=8 --raid.member_queue=1", "mq_two");
+  EXPECT_GT(two["read"]["iops"].get<double>(), 1.5 * iops);
+  EXPECT_LE(two["read"]["iops"].get<double>(), 2e9 / (l1 - link));
+}
+
 TEST(Raid, BadValuesAreExit2) {
   for (const std::string bad : {"--raid.members=0", "--raid.members=17", "--raid.members=2 --raid.stripe=6k",
-                                "--raid.members=2 --powerfail.at=1ms", "--device=hdd --raid.members=2"}) {
+                                "--raid.members=2 --powerfail.at=1ms", "--device=hdd --raid.members=2",
+                                "--raid.members=2 --raid.member_queue=0", "--raid.members=2 --raid.member_queue=33",
+                                // (a RAID option for a single SSD would be ignored)
+                                "--raid.stripe=256k", "--raid.cmd_overhead=1us", "--raid.member_queue=1"}) {
     const auto r = run(bad + " --log-level=off");
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;

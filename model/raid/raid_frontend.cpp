@@ -113,6 +113,8 @@ sc_core::sc_time RaidFrontend::member_slot(uint32_t m, const sc_core::sc_time& a
   // In order: not before the one held before it went. From there, every
   // sub-command still running was issued at or before that time, so the
   // slot is free once all but member_queue - 1 of them have completed.
+  // (Those that end by the slot found are forgotten by the next call, which
+  // starts no earlier.)
   sc_core::sc_time t = std::max(at, last_issue_[m]);
   std::vector<sc_core::sc_time>& run = running_[m];
   run.erase(std::remove_if(run.begin(), run.end(), [&t](const sc_core::sc_time& c) { return c <= t; }), run.end());
@@ -120,7 +122,6 @@ sc_core::sc_time RaidFrontend::member_slot(uint32_t m, const sc_core::sc_time& a
     const size_t k = run.size() - cfg_.member_queue;  // the (k + 1)-th completion frees the slot
     std::nth_element(run.begin(), run.begin() + std::ptrdiff_t(k), run.end());
     t = run[k];
-    run.erase(std::remove_if(run.begin(), run.end(), [&t](const sc_core::sc_time& c) { return c <= t; }), run.end());
   }
   last_issue_[m] = t;
   return t;

@@ -212,9 +212,6 @@ TEST(Reliability, D12_ConfigThatCannotBeReadIsRefused) {
   expect_bad("--config=/proc/self/mem --workload.number_ios=10", "/proc/self/mem: cannot read config file");
 }
 
-// A device named as a config, job or state file is refused, not read
-// forever (/dev/zero has no end and no newline), and a binary job file is
-// refused at its first line without echoing raw bytes.
 // A file saved by a Windows editor: the UTF-8 byte-order mark is dropped
 // (the first line read as it looks), UTF-16 is refused by name.
 TEST(Reliability, D12_ByteOrderMarksAreHandled) {
@@ -229,6 +226,9 @@ TEST(Reliability, D12_ByteOrderMarksAreHandled) {
   expect_bad(kDrive + "--config " + u16, u16 + ": config file is UTF-16 text (save it as UTF-8)");
 }
 
+// A device named as a config, job or state file is refused, not read
+// forever (/dev/zero has no end and no newline), and a binary job file is
+// refused at its first line without echoing raw bytes.
 TEST(Reliability, D12_EndlessOrBinaryFilesAreRefused) {
   expect_bad("--config=/dev/zero", "/dev/zero: config file larger than 4 MiB");
   expect_bad(kDrive + "--job=/dev/zero", "/dev/zero: job file larger than 4 MiB (option '--job')");

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -400,7 +402,11 @@ void Options::build() {
     for (const char* k : {"precondition", "precondition.overwrite", "state", "state.threads", "save-state"})
       if (settings_.at(k).origin != "default")
         throw error("load-state", std::string("the loaded state replaces --") + k + ": give one of them");
-    if (!std::ifstream(c.load_state)) throw error("load-state", c.load_state + ": cannot read");
+    std::error_code ec;  // (a directory opens as a stream, then reads nothing)
+    if (std::filesystem::is_directory(c.load_state, ec))
+      throw error("load-state", c.load_state + ": is a directory, not a checkpoint");
+    if (!std::ifstream(c.load_state))
+      throw error("load-state", c.load_state + ": cannot open (" + std::strerror(errno) + ")");
     c.state = DriveState{"loaded", {}};
     c.state_option = true;
   }

@@ -5,6 +5,7 @@
 // are refused in one line, exit 2 (an FTL without checkpoints: plugin_cli_test).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -90,6 +91,20 @@ TEST(CheckpointCli, DamagedFilesAreRefused) {
     const auto r = run(kDrive + "--load-state " + f);
     EXPECT_EQ(r.code, 2) << name << ": " << r.out;
     EXPECT_NE(r.out.find(why), std::string::npos) << name << ": " << r.out;
+    EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+  }
+}
+
+// A path that is no checkpoint file at all says why, not "ends early".
+TEST(CheckpointCli, PathsThatAreNoFileAreRefused) {
+  const std::string dir = tmp("state-dir");
+  std::filesystem::create_directories(dir);
+  for (const auto& [path, why] : std::vector<std::pair<std::string, std::string>>{
+           {tmp("no-such-dir") + "/x.bin", "cannot open (No such file or directory)"},
+           {dir, "is a directory, not a checkpoint"}}) {
+    const auto r = run(kDrive + "--load-state " + path);
+    EXPECT_EQ(r.code, 2) << path << ": " << r.out;
+    EXPECT_NE(r.out.find(path + ": " + why), std::string::npos) << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
   }
 }

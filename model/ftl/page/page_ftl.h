@@ -19,6 +19,7 @@
 // block instead of two, and dynamic and static wear levelling
 // (wear_leveling.h). See docs/ftl.md, section "page".
 
+#include <algorithm>
 #include <deque>
 #include <vector>
 
@@ -62,6 +63,10 @@ class PageFtl : public Ftl {
   uint64_t parallel_batches() const { return parallel_batches_; }
   // Greedy GC's steady state under uniform random writes (steady_state.cpp).
   bool steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)>& version) override;
+  // steady_state() fills the mapping table in windows of this many LPNs (a
+  // pass over the reverse table each; 1 GiB of entries, steady_state.cpp);
+  // tests make them small to run many. The state is the same whatever it is.
+  void map_fill_window(uint64_t lpns) { map_fill_window_ = std::max<uint64_t>(lpns, 1); }
   // A command of several pages gives each die params.die_pages consecutive
   // pages (multi-plane pairs); single pages go round the dies one by one.
   void begin_command(const HostRun& run) override { multi_page_ = run.op == HostRun::Op::Write && run.pages > 1; }
@@ -145,6 +150,7 @@ class PageFtl : public Ftl {
   FlashGeometry geo_;
   FlashMedia& media_;
   uint64_t user_pages_;
+  uint64_t map_fill_window_ = uint64_t(1) << 28;  // steady_state(): see map_fill_window()
   BigTable<uint32_t> l2p_;             // LPN -> PPN (a derived FTL may append its own pages)
   BigTable<uint32_t> p2l_;             // PPN -> LPN (kNone: invalid or erased)
   // Per block, what an invalidation reads and re-files, in one 16-byte

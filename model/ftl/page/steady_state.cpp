@@ -138,10 +138,9 @@ bool PageFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)
   // sequential pass over p2l_ per window of LPNs whose entries lie within
   // 1 GiB: the stores stay random, but inside the reach (6.0, 23 and 28 s;
   // 256 MiB windows gave 8.2, 29 and 50 s, their passes over p2l_ too many).
-  constexpr uint64_t kWindow = uint64_t(1) << 28;
   const uint64_t pages = geo_.pages();
-  for (uint64_t lo = 0; lo < user_pages_; lo += kWindow) {
-    const uint32_t width = uint32_t(std::min(kWindow, user_pages_ - lo));
+  for (uint64_t lo = 0; lo < user_pages_; lo += map_fill_window_) {
+    const uint32_t width = uint32_t(std::min(map_fill_window_, user_pages_ - lo));
     uint32_t* const window = l2p_.data() + lo;
     for (uint64_t ppn = 0; ppn < pages; ++ppn) {
       const uint32_t at = p2l_[ppn] - uint32_t(lo);  // (kNone, a stale page, falls outside every window)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/ftl/ftl.h"
+#include "model/ftl/page/page_ftl.h"
 #include "model/nand/flash_media.h"
 #include "model/sim/random.h"
 
@@ -75,6 +76,24 @@ TEST(SteadyState, EveryUserPageMappedOnceWithEachDiesShare) {
       EXPECT_EQ(s.value, 3.0 * g.dies());
     }
   }
+}
+
+// The mapping table is filled from the reverse table window by window of
+// LPNs (one window on a drive below 1 GiB of entries): with windows of 100
+// LPNs, the last one short, the same table entry for entry.
+TEST(SteadyState, MappingTableFilledInWindowsIsTheSame) {
+  const FlashGeometry g = geometry(256, 64);
+  FlashMedia one_media(g, false), many_media(g, false);
+  auto one = make(g, one_media, 0.10), many = make(g, many_media, 0.10);
+  auto* page = dynamic_cast<ftl::PageFtl*>(many.get());
+  ASSERT_NE(page, nullptr);
+  page->map_fill_window(100);
+  ASSERT_NE(many->user_pages() % 100, 0u);  // a short last window
+  ASSERT_TRUE(one->steady_state(11, [](uint64_t) { return 1; }));
+  ASSERT_TRUE(many->steady_state(11, [](uint64_t) { return 1; }));
+  many->check_consistency();
+  for (uint64_t l = 0; l < many->user_pages(); ++l)
+    ASSERT_EQ(many->lookup(Lpn(uint32_t(l))).v, one->lookup(Lpn(uint32_t(l))).v) << l;
 }
 
 TEST(SteadyState, ValidCountsFollowTheGreedyFluidModel) {

@@ -114,8 +114,7 @@ class Checkpoint {
     if (n == 0) return;
     sum_before_seal_ = sum_;
     if (in_) {
-      if (!in_->read(static_cast<char*>(p), std::streamsize(n)))
-        fail(in_->bad() ? "cannot read (an I/O error)" : "file ends early (truncated, or not a checkpoint)");
+      if (!in_->read(static_cast<char*>(p), std::streamsize(n))) fail("file ends early (truncated, or not a checkpoint)");
     } else if (!out_->write(static_cast<const char*>(p), std::streamsize(n))) {
       fail("write failed");
     }

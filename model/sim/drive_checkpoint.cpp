@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -112,11 +111,8 @@ void save_drive_state(const SimConfig& cfg, SsdDrive& drive, ContentShadow* shad
 
 std::vector<StatePhaseResult> load_drive_state(const SimConfig& cfg, SsdDrive& drive, ContentShadow* shadow,
                                                std::string& state) {
-  // (A directory opens as a stream on Linux and then reads nothing: it
-  // would be reported as a truncated file.)
-  std::error_code ec;
-  if (std::filesystem::is_directory(cfg.load_state, ec))
-    throw CheckpointError(cfg.load_state + ": is a directory, not a checkpoint");
+  // (Options::build() refused a directory or a file it could not open; the
+  // file may have gone since.)
   std::ifstream in(cfg.load_state, std::ios::binary);
   if (!in) throw CheckpointError(cfg.load_state + ": cannot open (" + std::strerror(errno) + ")");
   Checkpoint c(in, cfg.load_state);

@@ -402,11 +402,13 @@ void Options::build() {
     for (const char* k : {"precondition", "precondition.overwrite", "state", "state.threads", "save-state"})
       if (settings_.at(k).origin != "default")
         throw error("load-state", std::string("the loaded state replaces --") + k + ": give one of them");
-    std::error_code ec;  // (a directory opens as a stream, then reads nothing)
+    // Refused here, before the drive is built (a terabyte drive's tables take
+    // seconds). A directory opens as a stream, then reads nothing.
+    std::error_code ec;
     if (std::filesystem::is_directory(c.load_state, ec))
       throw error("load-state", c.load_state + ": is a directory, not a checkpoint");
-    if (!std::ifstream(c.load_state))
-      throw error("load-state", c.load_state + ": cannot open (" + std::strerror(errno) + ")");
+    const std::ifstream probe(c.load_state, std::ios::binary);
+    if (!probe) throw error("load-state", c.load_state + ": cannot open (" + std::strerror(errno) + ")");
     c.state = DriveState{"loaded", {}};
     c.state_option = true;
   }

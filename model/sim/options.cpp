@@ -305,7 +305,7 @@ void Options::build() {
   c.nand.copyback = flag("nand.copyback");
   c.nand.suspend = flag("nand.suspend");
   c.nand.t_suspend = duration("nand.t_suspend");
-  if (!c.nand.suspend && settings_.at("nand.t_suspend").origin != "default")
+  if (!c.nand.suspend && given("nand.t_suspend"))
     throw error("nand.t_suspend", "needs nand.suspend=true");
   c.nand.max_suspends = uint32_t(count("nand.max_suspends", 0, 1u << 20));
   if (!c.nand.suspend && c.nand.max_suspends != 0) throw error("nand.max_suspends", "needs nand.suspend=true");
@@ -370,7 +370,7 @@ void Options::build() {
   c.gc_threshold = uint32_t(count("ftl.gc_threshold", 1, 1u << 20));
   c.idle_after = duration("ftl.idle_after", kMaxRunTime);
   c.idle_dies = uint32_t(count("ftl.idle_dies", 1, c.nand.geometry.dies()));
-  if (settings_.at("ftl.idle_dies").origin != "default" && c.idle_after == sc_core::SC_ZERO_TIME)
+  if (given("ftl.idle_dies") && c.idle_after == sc_core::SC_ZERO_TIME)
     throw error("ftl.idle_dies", "only matters with idle-time work: set ftl.idle_after too");
   build_ftl();
   // The FTL's spare must hold the GC threshold plus its two open blocks
@@ -387,7 +387,7 @@ void Options::build() {
   c.state = DriveState::precondition(pre, overwrite);
   if (!text("state").empty()) {
     for (const char* k : {"precondition", "precondition.overwrite"})
-      if (settings_.at(k).origin != "default") throw error("state", std::string("cannot be combined with --") + k);
+      if (given(k)) throw error("state", std::string("cannot be combined with --") + k);
     try {
       c.state = DriveState::resolve(text("state"));
     } catch (const std::invalid_argument& e) {
@@ -400,7 +400,7 @@ void Options::build() {
   c.load_state = text("load-state");
   if (!c.load_state.empty()) {
     for (const char* k : {"precondition", "precondition.overwrite", "state", "state.threads", "save-state"})
-      if (settings_.at(k).origin != "default")
+      if (given(k))
         throw error("load-state", std::string("the loaded state replaces --") + k + ": give one of them");
     // Refused here, before the drive is built (a terabyte drive's tables take
     // seconds). A directory opens as a stream, then reads nothing.
@@ -507,7 +507,7 @@ void Options::build() {
   // depth: trace.*), the synthetic workload has no trace. (Only what the
   // user set is refused: defaults of the other mode are not checked, D9.)
   for (const auto& s : option_specs()) {
-    if (settings_.at(s.key).origin == "default") continue;
+    if (!given(s.key)) continue;
     if (replaying && s.key.rfind("workload.", 0) == 0 && s.key != "workload.runtime" &&
         s.key != "workload.compressibility")
       throw error(s.key, "does not apply to a trace replay (--trace gives the requests; see trace.*)");
@@ -540,7 +540,7 @@ void Options::build() {
     // A window without its file would be silently ignored.
     if (text(key).empty())
       for (const std::string& w : {key + ".start", key + ".end"})
-        if (settings_.at(w).origin != "default") throw error(w, "needs --" + key + "=FILE");
+        if (given(w)) throw error(w, "needs --" + key + "=FILE");
   }
   c.seed = count("seed", 0, UINT64_MAX);
   c.report = text("report");
@@ -582,7 +582,7 @@ void Options::build() {
     if (!r.path.empty()) throw error("job", "cannot be combined with --trace");
     if (!c.export_trace.empty()) throw error("job", "cannot be combined with --export-trace");
     for (const auto& s : option_specs())
-      if (s.key.rfind("workload.", 0) == 0 && settings_.at(s.key).origin != "default")
+      if (s.key.rfind("workload.", 0) == 0 && given(s.key))
         throw error(s.key, "cannot be combined with --job (the job file sets the workload)");
     c.jobs = parse_fio_job_file(c.job_file, user_bytes);
   }

@@ -75,6 +75,9 @@ class Options {
     std::string origin;  // "command line" or "FILE: line N"
   };
   void set(const std::string& key, const std::string& value, const std::string& origin);
+  // Whether the user set `key` (a --config file or the command line), rather
+  // than leaving it at its built-in default; `key` must be a known option.
+  bool given(const std::string& key) const { return settings_.at(key).origin != "default"; }
   void load_file(const std::string& path);
   void build();  // settings -> typed, validated SimConfig
   void build_ftl();                    // the selected FTL's own options (options_ftl.cpp)

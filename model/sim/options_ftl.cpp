@@ -62,7 +62,7 @@ void Options::build_ftl() {
   std::set<std::string> declared;
   for (const ftl::FtlOptionSpec& o : mine.options) {
     declared.insert(o.key);
-    if (settings_.at(o.key).origin != "default") c.ftl_options.user_set.insert(o.key);
+    if (given(o.key)) c.ftl_options.user_set.insert(o.key);
     const std::string& u = o.unit;
     if (u == "count") c.ftl_options.number[o.key] = double(count(o.key, 0, uint64_t(1) << 40));
     else if (u == "size") c.ftl_options.number[o.key] = double(size(o.key));
@@ -81,7 +81,7 @@ void Options::build_ftl() {
   // An option of another FTL, set by the user, would be silently ignored.
   for (const auto& [name, e] : entries)
     for (const ftl::FtlOptionSpec& o : e.options)
-      if (!declared.count(o.key) && !is_core(o.key) && settings_.at(o.key).origin != "default") {
+      if (!declared.count(o.key) && !is_core(o.key) && given(o.key)) {
         std::string users;
         for (const auto& [n2, e2] : entries)
           for (const ftl::FtlOptionSpec& o2 : e2.options)

@@ -18,12 +18,12 @@ void Options::build_raid(SimConfig& c) const {
   if (c.raid.members == 1) {
     // (A RAID option given for a single SSD would be silently ignored.)
     for (const char* k : {"raid.stripe", "raid.cmd_overhead", "raid.member_queue"})
-      if (settings_.at(k).origin != "default") throw error(k, "has no effect with raid.members = 1 (a single SSD)");
+      if (given(k)) throw error(k, "has no effect with raid.members = 1 (a single SSD)");
     return;
   }
   if (c.hdd) throw error("raid.members", "stripes SSDs, not a hard disk (device=hdd)");
   for (const char* k : {"powerfail.at", "vcd", "activity"})
-    if (settings_.at(k).origin != "default")
+    if (given(k))
       throw error(k, "is not supported with raid.members > 1 yet");
 }
 
@@ -33,7 +33,7 @@ void Options::build_hdd(SimConfig& c) const {
                                          "controller.", "precondition", "state",      "check.content",
                                          "powerfail.", "vcd",          "activity",   "store-data"};
   for (const auto& s : option_specs()) {
-    if (settings_.at(s.key).origin == "default") continue;
+    if (!given(s.key)) continue;
     if (!c.hdd && s.key.rfind("hdd.", 0) == 0) throw error(s.key, "is a hard-disk option: it needs device=hdd");
     if (c.hdd)
       for (const char* p : kSsdOnly)
@@ -68,11 +68,11 @@ void Options::build_hdd(SimConfig& c) const {
   d.write_segments = uint32_t(count("hdd.write_segments", 1, 1024));
   if (d.write_cache && d.cache == 0) throw error("hdd.write_cache", "needs a buffer (hdd.cache > 0)");
   d.write_batch = choice("hdd.write_flush", {"continuous", "batch"}) == "batch";
-  if (!d.write_cache && settings_.at("hdd.write_flush").origin != "default")
+  if (!d.write_cache && given("hdd.write_flush"))
     throw error("hdd.write_flush", "says how a full write cache empties; hdd.write_cache=false has none");
   d.sptf = choice("hdd.ncq_reorder", {"sptf", "fifo"}) == "sptf";
   d.max_wait = text("hdd.max_wait") == "0" ? 0 : duration("hdd.max_wait").to_seconds();
-  if (!d.sptf && settings_.at("hdd.max_wait").origin != "default")
+  if (!d.sptf && given("hdd.max_wait"))
     throw error("hdd.max_wait", "bounds the wait of SPTF reordering; hdd.ncq_reorder=fifo never reorders");
   d.cmd_overhead = duration("hdd.cmd_overhead");
 }

@@ -146,6 +146,17 @@ class NandChannel : public sc_core::sc_module {
     uint32_t suspends;  // reads that suspended it (nand.max_suspends)
   };
   std::vector<std::vector<Booking>> booked_;
+  // Per die, the idle time between its consecutive bookings, summed: kept as
+  // the bookings change, so a read that no gap can make room for is told so
+  // without a walk over a backlog of thousands (suspend_for).
+  std::vector<sc_time> idle_;
+  static sc_time gap_after(const std::vector<Booking>& booked, size_t j) { return booked[j + 1].start - booked[j].end; }
+  // The gaps between bookings from .. to - 1, summed.
+  static sc_time idle_between(const std::vector<Booking>& booked, size_t from, size_t to) {
+    sc_time sum = sc_core::SC_ZERO_TIME;
+    for (size_t j = from; j + 1 < to; ++j) sum += gap_after(booked, j);
+    return sum;
+  }
   std::vector<sc_time> absorb_;  // suspend_for's scratch
   Stats stats_;
   ActivityTrack* bus_track_ = nullptr;  // null unless traced

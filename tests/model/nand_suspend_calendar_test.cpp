@@ -130,6 +130,31 @@ TEST(SuspendCalendar, AReadNeverMovesWhatCannotBePostponed) {
   EXPECT_EQ(c.die_busy, 2 * kProg + kRead);
 }
 
+TEST(SuspendCalendar, BehindWhatCannotBePostponedAReadSuspendsALaterProgram) {
+  // Program A [0, 900 us] (movable), B right behind it that cannot move, C
+  // (movable) 40 us after B: too short a gap for tR. A read at 300 us cannot
+  // suspend A (the 80 us away would push B), and would end tR after C; it
+  // suspends C instead, as C's array step begins: t_suspend and tR later.
+  // (The die's idle time before B is too short for any read, so only the
+  // bookings after B are tried: suspend_for's shortcut, the same answer.)
+  sc_time read_end, c_end;
+  std::vector<std::pair<sc_time, sc_time>> moved;
+  Driver d("driver", [&](Driver& self) {
+    self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, true);
+    self.op(FlashOpKind::Program, kProg, false);
+    c_end = self.op(FlashOpKind::Program, 2 * kProg + us(40), true);
+    sc_core::wait(us(300));
+    read_end = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, &moved);
+  });
+  sc_core::sc_start();
+  const sc_time c_start = 2 * kProg + us(40), away = kSuspend + kRead;
+  EXPECT_EQ(c_end, c_start + kProg);
+  EXPECT_EQ(read_end, c_start + away);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0], std::make_pair(c_end, c_end + away));
+  EXPECT_EQ(d.channel.stats().suspends, 1u);
+}
+
 // Program A [0, 900 us], then three reads arriving together at 300 us;
 // returns their ends and the suspend count.
 std::pair<std::vector<sc_time>, uint64_t> three_reads(uint32_t max_suspends) {

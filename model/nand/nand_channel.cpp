@@ -237,7 +237,7 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
       absorb_[j] = unbounded;
       continue;
     }
-    const sc_time gap = booked[j + 1].start - booked[j].end;
+    const sc_time gap = gap_after(booked, j);
     const sc_time& rest = absorb_[j + 1];
     absorb_[j] = !booked[j + 1].suspendable ? gap : rest == unbounded ? rest : gap + rest;
   }
@@ -265,8 +265,8 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
     if (away > absorb(i)) continue;
     sc_time carry = away;
     size_t last = i;
-    while (last + 1 < booked.size() && carry > booked[last + 1].start - booked[last].end) {
-      carry -= booked[last + 1].start - booked[last].end;
+    while (last + 1 < booked.size() && carry > gap_after(booked, last)) {
+      carry -= gap_after(booked, last);
       ++last;
     }
     if (bus_track_) {
@@ -278,18 +278,19 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
     // or the moved operations); what the moves take of each gap is added.
     ssdtlm::Timeline& die = dies_.at(cmd.die);
     carry = away;
-    const size_t gaps_end = std::min(last + 1, booked.size() - 1);  // the gaps i .. last that the moves change
-    idle -= idle_between(booked, i, gaps_end + 1);
     for (size_t j = i; j <= last; ++j) {
       Booking& m = booked[j];
-      const sc_time gap = j + 1 < booked.size() ? booked[j + 1].start - m.end : carry;
-      if (std::min(carry, gap) != sc_core::SC_ZERO_TIME) die.reserve(m.end, std::min(carry, gap));
+      const sc_time gap = j + 1 < booked.size() ? gap_after(booked, j) : carry;
+      // The move takes this much of the gap after m: all of it, but at the
+      // chain's last booking what is left of the carry.
+      const sc_time taken = std::min(carry, gap);
+      if (taken != sc_core::SC_ZERO_TIME) die.reserve(m.end, taken);
+      if (j + 1 < booked.size()) idle -= taken;
       cmd.resumed.emplace_back(m.end, m.end + carry);
       if (j > i) m.start += carry, m.array_start += carry;
       m.end += carry;
       if (j < last) carry -= gap;
     }
-    idle += idle_between(booked, i, gaps_end + 1);
     std::reverse(cmd.resumed.begin(), cmd.resumed.end());  // latest first: no moved end meets an older one
     b.read_end = end;
     ++b.suspends;

@@ -151,7 +151,8 @@ class NandChannel : public sc_core::sc_module {
   // without a walk over a backlog of thousands (suspend_for).
   std::vector<sc_time> idle_;
   static sc_time gap_after(const std::vector<Booking>& booked, size_t j) { return booked[j + 1].start - booked[j].end; }
-  // The gaps between bookings from .. to - 1, summed.
+  // The gaps between bookings from .. to - 1, summed (what idle_ must be:
+  // a Debug build checks it at every read).
   static sc_time idle_between(const std::vector<Booking>& booked, size_t from, size_t to) {
     sc_time sum = sc_core::SC_ZERO_TIME;
     for (size_t j = from; j + 1 < to; ++j) sum += gap_after(booked, j);

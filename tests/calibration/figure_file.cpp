@@ -5,13 +5,10 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "model/sim/text.h"
+
 namespace calib {
-namespace {
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
-}  // namespace
+using ssd::text::trim;
 
 std::vector<Figure> load_figures(const std::string& dir) {
   std::vector<std::filesystem::path> files;

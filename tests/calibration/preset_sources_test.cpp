@@ -12,13 +12,9 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "model/sim/text.h"
 
-std::string trimmed(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
+namespace {
 
 // The 1-based numbers of the value lines of `text` that no comment covers.
 std::vector<int> unsourced_values(const std::string& text) {
@@ -27,7 +23,7 @@ std::vector<int> unsourced_values(const std::string& text) {
   std::string line;
   bool covered = false;  // the run of value lines we are in sits under a comment
   for (int n = 1; std::getline(in, line); ++n) {
-    const std::string t = trimmed(line);
+    const std::string t = ssd::text::trim(line);
     if (t.empty() || t[0] == '[') {
       covered = false;  // a blank line or a section ends a comment's run
     } else if (t[0] == '#' || t[0] == ';') {

@@ -42,24 +42,24 @@ std::string dram_shortfall(const SimConfig& cfg, uint64_t map_bytes) {
          (cache ? " plus the write cache (" + std::to_string(cache) + " bytes)" : std::string());
 }
 
-// The FTL, once the DRAM is known to hold its table (when it can say its
-// size beforehand: a table too big for the DRAM is usually too big for the
-// simulator's memory too).
-std::unique_ptr<ftl::Ftl> build_ftl(const SimConfig& cfg, FlashMedia& media) {
-  const ftl::FtlParams p = ftl_params(cfg);
-  const ftl::FtlRegistry& registry = ftl::FtlRegistry::instance();
-  if (const std::optional<uint64_t> need = registry.table_bytes(cfg.ftl_name, p))
+// The FTL's view of the flash, once the DRAM is known to hold the FTL's
+// table (when the FTL can say its size beforehand). Checked before anything
+// per page is allocated (the flash media's records, the FTL's tables): a
+// table too big for the DRAM is usually too big for the simulator's memory
+// too, and the user should hear about dram.size, not run out of memory.
+FlashGeometry dram_checked_geometry(const SimConfig& cfg) {
+  if (const std::optional<uint64_t> need = ftl::FtlRegistry::instance().table_bytes(cfg.ftl_name, ftl_params(cfg)))
     if (const std::string why = dram_shortfall(cfg, *need); !why.empty()) throw ftl::FtlConfigError("dram.size", why);
-  return registry.create(cfg.ftl_name, p, media);
+  return cfg.nand.ftl_geometry();
 }
 }  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
-    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), fgeo_(cfg.nand.ftl_geometry()),
+    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), fgeo_(dram_checked_geometry(cfg)),
       packed_(cfg.nand.geometry.page_size, cfg.nand.geometry.pages_per_block, cfg.nand.compressed_bytes),
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
-      ftl_(build_ftl(cfg, media_)),
+      ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0, fgeo_.dies()) {
   // (An FTL without FtlTableBytes, checked now it is built; first, as the
   // destructor does not run if this throws.)

@@ -70,9 +70,18 @@ class OutputFile {
   ssd::ForcedFile slot_;
   bool created_ = false, writable_ = false;
 };
+
+// SystemC's own messages (sc_stop's "Simulation stopped by user." after an
+// interrupt or an internal error, a warning) go to stderr: stdout carries the
+// report, which with --output-format=json must be JSON and nothing else.
+void systemc_messages_to_stderr(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
+  if (actions & sc_core::SC_DISPLAY) std::fprintf(stderr, "\n%s\n", sc_core::sc_report_compose_message(rep).c_str());
+  sc_core::sc_report_handler::default_handler(rep, actions & ~sc_core::SC_DISPLAY);
+}
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  sc_core::sc_report_handler::set_handler(systemc_messages_to_stderr);
   try {
     const ssd::Options opts = ssd::Options::parse(argc, argv);
     if (opts.help()) {

@@ -373,6 +373,8 @@ void Options::build() {
   if (given("ftl.idle_dies") && c.idle_after == sc_core::SC_ZERO_TIME)
     throw error("ftl.idle_dies", "only matters with idle-time work: set ftl.idle_after too");
   build_ftl();
+  if (c.ftl_options.user_set.count("ftl.gc.bg_threshold") && c.idle_after == sc_core::SC_ZERO_TIME)
+    throw error("ftl.gc.bg_threshold", "only matters with idle-time work: set ftl.idle_after too");
   // The FTL's spare must hold the GC threshold plus its two open blocks
   // (multi-plane blocks with nand.multiplane: the blocks the FTL manages).
   const FlashGeometry fg = c.nand.ftl_geometry();
@@ -384,6 +386,8 @@ void Options::build() {
 
   const std::string& pre = choice("precondition", {"none", "seq-fill", "used"});
   const double overwrite = fraction("precondition.overwrite");
+  if (given("precondition.overwrite") && pre != "used")
+    throw error("precondition.overwrite", "only applies to precondition=used (its random overwrites)");
   c.state = DriveState::precondition(pre, overwrite);
   if (!text("state").empty()) {
     for (const char* k : {"precondition", "precondition.overwrite"})
@@ -396,6 +400,8 @@ void Options::build() {
     c.state_option = true;
   }
   c.state_threads = uint32_t(count("state.threads", 0, 256));
+  if (given("state.threads") && c.state.phases.empty() && text("load-state").empty())
+    throw error("state.threads", "the drive state has no phases to run (precondition=none)");
   c.save_state = text("save-state");
   c.load_state = text("load-state");
   if (!c.load_state.empty()) {
@@ -515,11 +521,14 @@ void Options::build() {
   }
   c.export_trace = text("export-trace");
   c.export_format = choice("export-trace.format", traces::trace_formats());
+  // A setting of an output that is not written would be silently ignored.
+  if (c.export_trace.empty() && given("export-trace.format")) throw error("export-trace.format", "needs --export-trace=FILE");
   if (!c.export_trace.empty() && w.number_ios == 0)
     throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
   c.latency_log = text("latency-log");
   c.timeseries = text("timeseries");
   c.timeseries_interval = duration("timeseries.interval", kMaxRunTime);
+  if (c.timeseries.empty() && given("timeseries.interval")) throw error("timeseries.interval", "needs --timeseries=FILE");
   // Rows are whole nanoseconds apart.
   if (c.timeseries_interval < sc_core::sc_time(1, sc_core::SC_NS))
     throw error("timeseries.interval", "must be at least 1ns");
@@ -559,6 +568,8 @@ void Options::build() {
   if (!c.powerfail_lost.empty() && !c.powerfail())
     throw error("powerfail.lost", "needs --powerfail.at (no power cut, nothing lost)");
   c.dram.plp = duration("dram.plp", kMaxRunTime);
+  if (given("dram.plp") && !c.powerfail())
+    throw error("dram.plp", "only matters at a power cut: needs --powerfail.at");
   c.log_level = choice("log-level", {"trace", "debug", "info", "warn", "error", "off"});
   if (c.nand.suspend && c.powerfail())
     throw error("powerfail.at", "is not modelled together with nand.suspend (a suspended program's durability)");
@@ -575,8 +586,11 @@ void Options::build() {
   }
   if (!c.output_normal && !c.output_json) throw error("output-format", "needs normal, json or json+");
   c.latency_log_fio = choice("latency-log.format", {"csv", "fio"}) == "fio";
+  if (c.latency_log.empty() && given("latency-log.format")) throw error("latency-log.format", "needs --latency-log=FILE");
   c.report_avgtime = duration("report.avgtime", kMaxRunTime);
   if (c.report_avgtime < sc_core::sc_time(1, sc_core::SC_US)) throw error("report.avgtime", "must be at least 1us");
+  if (given("report.avgtime") && c.report.empty() && !c.output_json)
+    throw error("report.avgtime", "sets samples of the JSON report: needs --report=FILE or --output-format=json");
   c.job_file = text("job");
   if (!c.job_file.empty()) {
     if (!r.path.empty()) throw error("job", "cannot be combined with --trace");

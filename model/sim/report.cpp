@@ -53,6 +53,12 @@ void print_summary(std::FILE* out, const nlohmann::json& r) {
       std::fprintf(out, "         host-queue wait(us): avg=%.1f max=%.1f; device(us): avg=%.1f\n",
                    us(s["slat_ns"]["mean"]), us(s["slat_ns"]["max"]), us(s["clat_ns"]["mean"]));
   }
+  // FLUSH CACHE commands (a trace's, a job's fsync): the report keeps their
+  // count, mean and maximum (docs/report.md), no percentiles.
+  if (const auto& f = r["flush"]; f.value("total_ios", uint64_t(0)) > 0)
+    std::fprintf(out, "  flush: ios=%llu, lat(us): avg=%.1f max=%.1f\n",
+                 static_cast<unsigned long long>(f["total_ios"].get<uint64_t>()), us(f["lat_ns"]["mean"]),
+                 us(f["lat_ns"]["max"]));
   // Several fio jobs: one line each, from the jobs[] of fio's envelope.
   if (r.contains("jobs") && r["jobs"].size() > 1)
     for (const auto& j : r["jobs"]) {
@@ -87,9 +93,9 @@ void print_summary(std::FILE* out, const nlohmann::json& r) {
                  static_cast<unsigned long long>(t.value("skipped_bad", uint64_t(0))),
                  static_cast<unsigned long long>(t.value("remapped", uint64_t(0))));
   }
-  std::fprintf(out, "simulated %.6f s in %.2f s wall (precondition %.2f s)\n",
+  std::fprintf(out, "simulated %.6f s in %.2f s wall (precondition %.2f s), stopped: %s\n",
                dev["simulated_time_ns"].get<double>() / 1e9, dev["wall_clock_s"]["timed"].get<double>(),
-               dev["wall_clock_s"]["precondition"].get<double>());
+               dev["wall_clock_s"]["precondition"].get<double>(), dev.value("stop_reason", "?").c_str());
 }
 
 }  // namespace ssd

@@ -186,8 +186,13 @@ def check_report(report, latency_rows=None, expect=None, timeseries_rows=None):
         # erases in the timed phase with no merge of its own.)
         state_trims = sum(p.get("trimmed_pages", 0) for p in (report.get("state") or {}).get("phases", []))
         # (A power cut during idle-time work: the FTL counted the slice it planned, whose NAND ops
-        # the idle loop issues one at a time; those after the cut never ran.)
-        cut_idle = cut and dev.get("stop_reason") == "power cut" and o.get("ftl.idle_after", "0") not in ("0", "")
+        # the idle loop issues one at a time; those after the cut never ran. The cut may also land
+        # after the host's last completion, in the idle work that follows it: stop_reason then says
+        # why the host stopped, "workload done", and the cut is known from the powerfail section.)
+        pf_at = (report.get("powerfail") or {}).get("at_ns")
+        landed = pf_at is not None and pf_at <= dev["simulated_time_ns"] + dev["drain_ns"]
+        cut_idle = (cut and (dev.get("stop_reason") == "power cut" or landed)
+                    and o.get("ftl.idle_after", "0") not in ("0", ""))
         _check_ssd(check, o, dev, ios, state_trims, cut_idle)
 
     # -- latencies

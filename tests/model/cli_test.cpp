@@ -176,6 +176,46 @@ TEST(Cli, SummaryWriteAmplificationNeedsHostWrites) {
   EXPECT_NE(writes.out.find("device: WA=1.000, "), std::string::npos) << writes.out;
 }
 
+// FLUSH CACHE commands get a line of their own (count, mean, maximum), and
+// the last line says why the run stopped.
+TEST(Cli, SummaryShowsFlushesAndWhyTheRunStopped) {
+  const std::string trace = tmp("summary_flush.iolog");
+  std::ofstream(trace) << "fio version 3 iolog\n0 /dev/t add\n0 /dev/t open\n0 /dev/t write 0 4096\n"
+                          "0 /dev/t sync 0 0\n0 /dev/t write 4096 4096\n0 /dev/t sync 0 0\n0 /dev/t close\n";
+  const Result r = run("--nand.channels=4 --nand.dies_per_channel=2 --nand.blocks_per_plane=64 "
+                       "--nand.pages_per_block=64 --trace " + trace);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("\n  flush: ios=2, lat(us): avg="), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("), stopped: workload done\n"), std::string::npos) << r.out;
+  const Result timed = run(kSmall + "--workload.number_ios=0 --workload.runtime=1ms");
+  ASSERT_EQ(timed.code, 0) << timed.out;
+  EXPECT_NE(timed.out.find("), stopped: workload.runtime reached\n"), std::string::npos) << timed.out;
+  EXPECT_EQ(timed.out.find("flush:"), std::string::npos) << timed.out;
+}
+
+// A setting of a part that is not in use would be silently ignored: refused,
+// naming what it needs (as vcd.start without --vcd, activity_cli_test.cpp).
+TEST(BadInput, SettingOfAPartNotInUse) {
+  expect_bad("--timeseries.interval=2s", "option '--timeseries.interval': needs --timeseries=FILE");
+  expect_bad("--latency-log.format=fio", "option '--latency-log.format': needs --latency-log=FILE");
+  expect_bad("--export-trace.format=msr", "option '--export-trace.format': needs --export-trace=FILE");
+  expect_bad("--precondition=seq-fill --precondition.overwrite=0.5",
+             "option '--precondition.overwrite': only applies to precondition=used");
+  expect_bad("--ftl.gc.bg_threshold=4", "option '--ftl.gc.bg_threshold': only matters with idle-time work");
+  expect_bad("--dram.plp=1ms", "option '--dram.plp': only matters at a power cut: needs --powerfail.at");
+  expect_bad("--precondition=none --state.threads=2", "option '--state.threads': the drive state has no phases");
+  expect_bad("--report.avgtime=1s", "option '--report.avgtime': sets samples of the JSON report: needs --report=FILE");
+  // With what they need, each is taken.
+  for (const std::string& ok : std::vector<std::string>{"--timeseries=" + tmp("ts.csv") + " --timeseries.interval=2ms",
+                                "--precondition=used --precondition.overwrite=0.1",
+                                "--ftl.idle_after=1ms --ftl.gc.bg_threshold=4",
+                                "--dram.plp=1ms --powerfail.at=1ms", "--state.threads=1",
+                                "--output-format=json --report.avgtime=1ms"}) {
+    const Result r = run(kSmall + ok);
+    EXPECT_EQ(r.code, 0) << ok << "\n" << r.out;
+  }
+}
+
 TEST(Cli, Version) {
   const Result r = run("--version");
   EXPECT_EQ(r.code, 0);

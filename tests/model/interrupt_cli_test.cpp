@@ -29,16 +29,18 @@ struct Interrupted {
 };
 
 // Run the simulator with `args`; when a line of its stderr contains
-// `marker`, send it `sig`; then read on until it exits.
-Interrupted run_until(const std::vector<std::string>& args, const std::string& marker, int sig) {
+// `marker`, send it `sig`; then read on until it exits. Its stdout goes to
+// the file `out` (none: discarded).
+Interrupted run_until(const std::vector<std::string>& args, const std::string& marker, int sig,
+                      const std::string& out = "/dev/null") {
   Interrupted r;
   int fd[2];
   if (pipe(fd) != 0) return r;
   const pid_t pid = fork();
   if (pid == 0) {
     dup2(fd[1], STDERR_FILENO);
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDOUT_FILENO);
+    const int stdout_file = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(stdout_file, STDOUT_FILENO);
     close(fd[0]);
     std::vector<char*> argv{const_cast<char*>(SSDSIM_BIN)};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -80,6 +82,21 @@ TEST(InterruptCli, CtrlCInTheTimedPhaseWritesTheReportOfWhatRanAndExits130) {
   // The progress line came after 16k IOs at the least.
   EXPECT_GE(j["read"]["total_ios"].get<uint64_t>() + j["write"]["total_ios"].get<uint64_t>(), 16384u);
   EXPECT_LT(j["device"]["simulated_time_ns"].get<uint64_t>(), uint64_t(100000) * 1000000000u);
+}
+
+TEST(InterruptCli, JsonOnStdoutStaysJsonAfterCtrlC) {
+  // SystemC's "Simulation stopped by user." goes to stderr: stdout holds the
+  // report alone (--output-format=json), as a program reading it expects.
+  const std::string out = tmp("interrupted_stdout.json");
+  const Interrupted r = run_until(with(kDrive, {"--precondition=none", "--workload.number_ios=0",
+                                                "--workload.runtime=100000s", "--output-format=json"}),
+                                  " s simulated, ", SIGINT, out);
+  ASSERT_TRUE(r.signalled) << r.err;
+  ASSERT_TRUE(WIFEXITED(r.status)) << r.err;
+  EXPECT_EQ(WEXITSTATUS(r.status), 128 + SIGINT) << r.err;
+  const nlohmann::json j = ssdtest::read_json(out);  // (fails the test if it is not JSON throughout)
+  EXPECT_EQ(j["device"]["stop_reason"], "interrupted");
+  EXPECT_NE(r.err.find("Simulation stopped by user."), std::string::npos) << r.err;
 }
 
 TEST(InterruptCli, SigtermWhilePreconditioningLeavesTheOldReportAndExits143) {

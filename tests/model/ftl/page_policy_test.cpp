@@ -180,10 +180,14 @@ TEST(IdleGc, ReadDuringBackgroundGcWaitsForTheOpInFlightOnly) {
 // background work within the burst).
 constexpr uint32_t kBgThreshold = 8, kBurst = (kBgThreshold - 2 - 1) * 64;  // gc_threshold 2, 64-page blocks
 
-nlohmann::json burst_after_idle(std::vector<std::string> extra) {
+// With `idle_after` zero the firmware has no idle-time work (and
+// ftl.gc.bg_threshold, which would then do nothing, is refused).
+nlohmann::json burst_after_idle(const std::string& idle_after) {
   std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=used",
-                             "--ftl.gc_threshold=2", "--ftl.gc.bg_threshold=" + std::to_string(kBgThreshold)};
-  a.insert(a.end(), extra.begin(), extra.end());
+                             "--ftl.gc_threshold=2"};
+  if (idle_after != "0")
+    for (const std::string& o : {"--ftl.idle_after=" + idle_after, "--ftl.gc.bg_threshold=" + std::to_string(kBgThreshold)})
+      a.push_back(o);
   const Options opts = parse(drive(a));
   Simulation sim(opts.config());
   std::vector<HostRequest> reqs;
@@ -201,7 +205,7 @@ nlohmann::json burst_after_idle(std::vector<std::string> extra) {
 }
 
 TEST(IdleGc, FreeBlocksRecoverAndTheNextBurstRunsAtFreshSpeed) {
-  const auto r = burst_after_idle({"--ftl.idle_after=100us"});
+  const auto r = burst_after_idle("100us");
   const auto& st = r["device"]["ftl"]["stats"];
   // Background GC brought the die to bg_threshold free blocks: the burst
   // then fits in them (kBurst pages leave more than gc_threshold free), so
@@ -217,7 +221,7 @@ TEST(IdleGc, FreeBlocksRecoverAndTheNextBurstRunsAtFreshSpeed) {
 }
 
 TEST(IdleGc, WithoutIdleTimeTheBurstPaysForForegroundGc) {
-  const auto r = burst_after_idle({});
+  const auto r = burst_after_idle("0");
   const auto& st = r["device"]["ftl"]["stats"];
   EXPECT_EQ(st["background_gc_runs"]["value"].get<double>(), 0);
   EXPECT_LE(st["free_blocks_min_die"]["value"].get<double>(), 3);  // at the watermark
@@ -316,6 +320,8 @@ TEST(PagePolicyOptions, ShownInHelpAndChecked) {
                         "--ftl.wl.dynamic <bool>", "--ftl.wl.threshold <count>"})
     EXPECT_NE(help.find(k), std::string::npos) << k;
   EXPECT_THROW(parse({"--ftl.gc.policy=lru"}), OptionError);
+  EXPECT_THROW(parse({"--ftl.gc.bg_threshold=4"}), OptionError);  // no idle-time work: it would do nothing
+  EXPECT_NO_THROW(parse({"--ftl.gc.bg_threshold=4", "--ftl.idle_after=1ms"}));
   try {
     Drive d(one_die(64, 16, 0.25, {"--ftl.gc.policy=d-choice", "--ftl.gc.d=0"}));
     FAIL() << "d = 0 accepted";
@@ -323,7 +329,7 @@ TEST(PagePolicyOptions, ShownInHelpAndChecked) {
     EXPECT_EQ(e.key, "ftl.gc.d");
   }
   try {
-    Drive d(one_die(64, 16, 0.25, {"--ftl.gc.bg_threshold=65"}));
+    Drive d(one_die(64, 16, 0.25, {"--ftl.idle_after=1ms", "--ftl.gc.bg_threshold=65"}));
     FAIL() << "a watermark above the die's blocks accepted";
   } catch (const ftl::FtlConfigError& e) {
     EXPECT_EQ(e.key, "ftl.gc.bg_threshold");
@@ -362,7 +368,7 @@ TEST_P(EveryPolicy, ShadowMapHoldsWithWearLevellingAndIdleGc) {
         "--nand.pages_per_block=" + std::to_string(pages), "--ftl.op=0.15", "--dram.size=64m",
         "--ftl.gc.policy=" + GetParam(), // ftl.gc.d only with d-choice (refused with the others)
         GetParam() == "d-choice" ? std::string("--ftl.gc.d=3") : "--ftl.gc.policy=" + GetParam(), std::string("--ftl.gc.separate=") + (run ? "false" : "true"),
-        "--ftl.wl.dynamic=true", "--ftl.wl.threshold=3", "--ftl.gc.bg_threshold=5", "--seed=" + std::to_string(run + 1)};
+        "--ftl.wl.dynamic=true", "--ftl.wl.threshold=3", "--ftl.idle_after=1ms", "--ftl.gc.bg_threshold=5", "--seed=" + std::to_string(run + 1)};
     SCOPED_TRACE("run " + std::to_string(run));
     Drive d(args, /*track=*/true);
     const uint64_t n = d.ftl->user_pages();

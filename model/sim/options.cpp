@@ -400,8 +400,6 @@ void Options::build() {
     c.state_option = true;
   }
   c.state_threads = uint32_t(count("state.threads", 0, 256));
-  if (given("state.threads") && c.state.phases.empty() && text("load-state").empty())
-    throw error("state.threads", "the drive state has no phases to run (precondition=none)");
   c.save_state = text("save-state");
   c.load_state = text("load-state");
   if (!c.load_state.empty()) {

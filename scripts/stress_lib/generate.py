@@ -138,7 +138,7 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
         elif pre == "used" and self.spare < 0.05 and user_pages > 4096:
             # almost no spare: each overwrite moves a block's worth of pages (WA ~100): keep it short
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.01", "0.05"]))
-        elif pre == "used" or rng.random() < 0.05:
+        elif pre == "used":   # (with another precondition it would do nothing: refused)
             self._set(a, "precondition.overwrite", rng.choice(["0", "0.5", "1.0", "2", "30%", "0.01"]))
         tiny_cache = self.ftl == "dftl" and self.map_cache // self.entry < user_pages // 64
         if self.has("state") and self.spare >= 0.05 and self.merge_pages <= 64 and not tiny_cache \
@@ -391,11 +391,16 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             if rng.random() < 0.15:
                 self._set(a, key, rng.choice(["0", "1us", "5us", "20us", "500ns"]))
         if ssd and rng.random() < 0.1:
-            self._set(a, "ftl.idle_after", rng.choice(["0", "100us", "1ms", "10ms"]))
+            idle = rng.choice(["0", "100us", "1ms", "10ms"])
+            self._set(a, "ftl.idle_after", idle)
             if rng.random() < 0.3:
                 self._set(a, "ftl.idle_dies", str(rng.choice([1, 2, 4, 1000])))
             if self.ftl == "page" and rng.random() < 0.3:
-                self._set(a, "ftl.gc.bg_threshold", str(rng.choice([1, 2, 8, 100])))
+                # (with no idle-time work, ftl.idle_after=0, it would do nothing: refused)
+                if idle != "0":
+                    self._set(a, "ftl.gc.bg_threshold", str(rng.choice([1, 2, 8, 100])))
+                else:
+                    self._invalid(a, ("ftl.gc.bg_threshold", str(rng.choice([1, 2, 8, 100]))))
 
     def _gc_factor(self):
         """Flash pages a host page written costs a page-mapped drive with almost no spare (1 if it

@@ -519,14 +519,11 @@ void Options::build() {
   }
   c.export_trace = text("export-trace");
   c.export_format = choice("export-trace.format", traces::trace_formats());
-  // A setting of an output that is not written would be silently ignored.
-  if (c.export_trace.empty() && given("export-trace.format")) throw error("export-trace.format", "needs --export-trace=FILE");
   if (!c.export_trace.empty() && w.number_ios == 0)
     throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
   c.latency_log = text("latency-log");
   c.timeseries = text("timeseries");
   c.timeseries_interval = duration("timeseries.interval", kMaxRunTime);
-  if (c.timeseries.empty() && given("timeseries.interval")) throw error("timeseries.interval", "needs --timeseries=FILE");
   // Rows are whole nanoseconds apart.
   if (c.timeseries_interval < sc_core::sc_time(1, sc_core::SC_NS))
     throw error("timeseries.interval", "must be at least 1ns");
@@ -544,11 +541,13 @@ void Options::build() {
     const sc_core::sc_time& s = key == "vcd" ? c.vcd_start : c.activity_start;
     const sc_core::sc_time& e = key == "vcd" ? c.vcd_end : c.activity_end;
     if (e != sc_core::SC_ZERO_TIME && e <= s) throw error(key + ".end", "must be after " + key + ".start");
-    // A window without its file would be silently ignored.
-    if (text(key).empty())
-      for (const std::string& w : {key + ".start", key + ".end"})
-        if (given(w)) throw error(w, "needs --" + key + "=FILE");
   }
+  // A setting of an output whose file is not written would be silently ignored.
+  for (const auto& [file, setting] :
+       {std::pair{"vcd", "vcd.start"}, std::pair{"vcd", "vcd.end"}, std::pair{"activity", "activity.start"},
+        std::pair{"activity", "activity.end"}, std::pair{"timeseries", "timeseries.interval"},
+        std::pair{"latency-log", "latency-log.format"}, std::pair{"export-trace", "export-trace.format"}})
+    if (text(file).empty() && given(setting)) throw error(setting, std::string("needs --") + file + "=FILE");
   c.seed = count("seed", 0, UINT64_MAX);
   c.report = text("report");
   c.powerfail_from_trace = text("powerfail.at") == "trace";
@@ -584,7 +583,6 @@ void Options::build() {
   }
   if (!c.output_normal && !c.output_json) throw error("output-format", "needs normal, json or json+");
   c.latency_log_fio = choice("latency-log.format", {"csv", "fio"}) == "fio";
-  if (c.latency_log.empty() && given("latency-log.format")) throw error("latency-log.format", "needs --latency-log=FILE");
   c.report_avgtime = duration("report.avgtime", kMaxRunTime);
   if (c.report_avgtime < sc_core::sc_time(1, sc_core::SC_US)) throw error("report.avgtime", "must be at least 1us");
   if (given("report.avgtime") && c.report.empty() && !c.output_json)

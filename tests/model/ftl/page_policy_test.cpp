@@ -186,8 +186,7 @@ nlohmann::json burst_after_idle(const std::string& idle_after) {
   std::vector<std::string> a{"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=used",
                              "--ftl.gc_threshold=2"};
   if (idle_after != "0")
-    for (const std::string& o : {"--ftl.idle_after=" + idle_after, "--ftl.gc.bg_threshold=" + std::to_string(kBgThreshold)})
-      a.push_back(o);
+    a.insert(a.end(), {"--ftl.idle_after=" + idle_after, "--ftl.gc.bg_threshold=" + std::to_string(kBgThreshold)});
   const Options opts = parse(drive(a));
   Simulation sim(opts.config());
   std::vector<HostRequest> reqs;

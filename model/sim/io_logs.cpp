@@ -18,6 +18,14 @@ std::FILE* open_csv(const std::string& path, const char* header) {
   std::fputs(header, f);
   return f;
 }
+
+// Asked every kCheckRows rows: the stream's error flag is set once a flush
+// of its 1 MiB buffer failed (some ten thousand rows).
+constexpr uint64_t kCheckRows = 1024;
+void check_written(std::FILE* f, uint64_t rows, const char* option, const std::string& path) {
+  if (rows % kCheckRows == 0 && std::ferror(f))
+    throw LogWriteFailed(option, path + ": write failed (the run stopped after " + std::to_string(rows) + " rows)");
+}
 }  // namespace
 
 LatencyLog::LatencyLog(const std::string& path, bool fio)
@@ -32,6 +40,7 @@ LatencyLog::~LatencyLog() {
 }
 
 void LatencyLog::add(const IoCompletion& c) {
+  check_written(f_, ++rows_, "latency-log", path_);
   const uint64_t arrival = to_ns(c.arrival), start = to_ns(c.start), done = to_ns(c.completion);
   if (fio_) {
     if (c.request.op == ssdtlm::HostOp::Flush) return;
@@ -99,6 +108,7 @@ void TimeSeries::flush_interval(uint64_t length_ns) {
     if (b.ios) b = Bucket{};  // an empty interval keeps its (empty) histogram: no 59 KB clear
 
   ++index_;
+  check_written(f_, index_, "timeseries", path_);
 }
 
 void TimeSeries::add(const IoCompletion& c) {

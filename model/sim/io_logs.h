@@ -10,12 +10,21 @@
 
 #include <array>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "model/host/io_source.h"
 #include "model/host/latency_stats.h"
 
 namespace ssd {
+
+// A log that stopped taking rows (a full disk): thrown from add() so the run
+// stops within about a buffer's worth of rows, not after hours simulated
+// into a file that keeps none of them. `option` names the log's option.
+struct LogWriteFailed : std::runtime_error {
+  LogWriteFailed(const char* opt, const std::string& what) : std::runtime_error(what), option(opt) {}
+  const char* option;
+};
 
 class LatencyLog {
  public:
@@ -30,6 +39,7 @@ class LatencyLog {
   std::FILE* f_ = nullptr;
   std::string path_;
   bool fio_;
+  uint64_t rows_ = 0;
 };
 
 class TimeSeries {
@@ -50,7 +60,7 @@ class TimeSeries {
   std::FILE* f_ = nullptr;
   std::string path_;
   uint64_t interval_ns_;
-  uint64_t index_ = 0;  // current interval
+  uint64_t index_ = 0;  // current interval (= rows written)
   std::array<Bucket, 4> ops_{};
   bool any_ = false;
 };

@@ -71,8 +71,7 @@ class OutputFile {
   bool created_ = false, writable_ = false;
 };
 
-// SystemC's own messages (sc_stop's "Simulation stopped by user." after an
-// interrupt or an internal error, a warning) go to stderr: stdout carries the
+// SystemC's own messages (a warning) go to stderr: stdout carries the
 // report, which with --output-format=json must be JSON and nothing else.
 void systemc_messages_to_stderr(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
   if (actions & sc_core::SC_DISPLAY) std::fprintf(stderr, "\n%s\n", sc_core::sc_report_compose_message(rep).c_str());
@@ -82,6 +81,10 @@ void systemc_messages_to_stderr(const sc_core::sc_report& rep, const sc_core::sc
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_handler(systemc_messages_to_stderr);
+  // sc_stop's "Simulation stopped by user." (an interrupt, an error, a log
+  // that cannot be written) is not shown: the simulator's own line says why
+  // the run stopped, and an error stays one line.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   try {
     const ssd::Options opts = ssd::Options::parse(argc, argv);
     if (opts.help()) {

@@ -148,11 +148,12 @@ void Options::load_file(const std::string& path) {
     throw OptionError(path + ": " + printable(e.what()));
   }
   for (const auto& opt : parsed.options) {
-    if (opt.string_key == "config") throw OptionError(path + ": 'config' cannot be nested in a config file");
-    if (opt.string_key == "ftl.plugin")
-      throw OptionError(path + ": 'ftl.plugin' is command line only (its options must be known before files are read)");
     const int n = line_of.count(opt.string_key) ? line_of[opt.string_key] : 0;
-    set(opt.string_key, opt.value.at(0), path + (n ? ": line " + std::to_string(n) : ""));
+    const std::string where = path + (n ? ": line " + std::to_string(n) : "");
+    if (opt.string_key == "config") throw OptionError(where + ": 'config' cannot be nested in a config file");
+    if (opt.string_key == "ftl.plugin")
+      throw OptionError(where + ": 'ftl.plugin' is command line only (its options must be known before files are read)");
+    set(opt.string_key, opt.value.at(0), where);
   }
 }
 

@@ -2,6 +2,10 @@
 // none names a file the run reads. A report written over the job file or
 // the trace it came from, or two outputs on one path, would silently
 // destroy data the user cannot get back (the later writer wins).
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -26,6 +30,15 @@ std::string same_file_key(const std::string& path) {
   return ec ? full.lexically_normal().string() : canon;
 }
 
+// Whether `path` names the file standard output writes to (/dev/stdout, or
+// the file a shell redirected it to). /dev/null is no one's output.
+bool is_standard_output(const std::string& path) {
+  struct stat out, file;
+  if (fstat(STDOUT_FILENO, &out) != 0 || stat(path.c_str(), &file) != 0) return false;
+  if (S_ISCHR(file.st_mode) && file.st_rdev == makedev(1, 3)) return false;
+  return out.st_dev == file.st_dev && out.st_ino == file.st_ino;
+}
+
 }  // namespace
 
 void Options::check_output_paths(const SimConfig& c) const {
@@ -48,6 +61,16 @@ void Options::check_output_paths(const SimConfig& c) const {
       throw error(key, std::string("'-' would be a file named '-' (not stdout): ") +
                            (key == std::string("report") ? "for the JSON report on stdout use --output-format=json"
                                                          : "name a file"));
+
+  // Standard output carries the run's summary (or its JSON report): a file
+  // written there too would be mixed into it. (With --output, the summary
+  // goes to that file instead.)
+  if (c.output.empty())
+    for (const auto& [key, path] : outputs)
+      if (!path.empty() && key != std::string("output") && is_standard_output(path))
+        throw error(key, path + " is standard output, where the run's summary goes: the two would be mixed" +
+                             (key == std::string("report") ? " (for the JSON report alone on stdout use --output-format=json)"
+                                                           : ""));
 
   // What the run reads: its config files, the job file, the trace (the
   // path given: a file, a blktrace NAME prefix or a folder), a state file

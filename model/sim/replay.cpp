@@ -300,7 +300,7 @@ ReplayRun::ReplayRun(const SimConfig& cfg, const Options& opts, Simulation& sim)
   if (timeseries_) sim.on_completion([this](const IoCompletion& c) { timeseries_->add(c); });
 }
 
-void ReplayRun::run() {
+void ReplayRun::simulate() {
   if (source_) {
     sim_.run(source_.get(), cfg_.replay.iodepth);
     source_->check();
@@ -312,6 +312,14 @@ void ReplayRun::run() {
     sim_.run(streams);
   } else {
     sim_.run();
+  }
+}
+
+void ReplayRun::run() {
+  try {
+    simulate();
+  } catch (const LogWriteFailed& e) {
+    throw opts_.error(e.option, e.what());
   }
   fio_->set_host(sim_.host());
   try {

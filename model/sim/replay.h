@@ -120,6 +120,8 @@ class ReplayRun {
   nlohmann::json fio_envelope(const std::string& version, bool json_plus) const;
 
  private:
+  // The simulation of run(), without its logs' closing.
+  void simulate();
   const SimConfig& cfg_;
   const Options& opts_;
   Simulation& sim_;

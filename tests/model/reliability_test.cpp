@@ -354,6 +354,12 @@ TEST(Reliability, D17_IniErrorsNameTheLineAndStayPrintable) {
       << r.out;
 }
 
+TEST(Reliability, NestedConfigNamesItsLine) {
+  const std::string ini = tmp("nested.ini");
+  write_text(ini, "# a drive\n\nconfig = other.ini\n[nand]\nchannels = 4\n");
+  expect_bad("--config " + ini, ini + ": line 3: 'config' cannot be nested in a config file");
+}
+
 TEST(Reliability, D17_UnwritableLogNamesTheOption) {
   expect_bad(kSmall + "--latency-log=/dev/full", "option '--latency-log': /dev/full: write failed");
   expect_bad(kSmall + "--timeseries=/dev/full", "option '--timeseries': /dev/full: write failed");
@@ -366,6 +372,33 @@ TEST(Reliability, D17_UnwritableLogNamesTheOption) {
   // Standard output on a full disk: exit 2, not 0 with the summary lost
   // (the message goes where stdout went, so only the status is checked).
   EXPECT_EQ(run(kSmall + "--output-format=json >/dev/full").code, 2);
+}
+
+TEST(Reliability, AnOutputOnStandardOutputIsRefused) {
+  // The summary goes to stdout: a report or a log written there too would
+  // be mixed into it. /dev/stdout, and the file a shell sent stdout to.
+  expect_bad(kSmall + "--report /dev/stdout",
+             "option '--report': /dev/stdout is standard output, where the run's summary goes");
+  expect_bad(kSmall + "--latency-log /dev/stdout", "option '--latency-log': /dev/stdout is standard output");
+  const std::string out = tmp("stdout_here.txt");
+  const Result r = run(kSmall + "--timeseries " + out + " >" + out);
+  EXPECT_EQ(r.code, 2);
+  std::ifstream in(out);
+  const std::string said((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(said.find("option '--timeseries': " + out + " is standard output"), std::string::npos) << said;
+  // Accepted: /dev/null beside a stdout sent there, and stdout given a file of its own.
+  EXPECT_EQ(run(kSmall + "--report /dev/null >/dev/null").code, 0);
+  EXPECT_EQ(run(kSmall + "--report /dev/stdout --output " + tmp("summary.txt")).code, 0);
+}
+
+TEST(Reliability, LogOnAFullDiskStopsTheRun) {
+  // A run of a thousand simulated seconds (hours of wall time) into a log
+  // nothing can be written to stops within a buffer's worth of rows,
+  // naming the option; before, it ran to its end and failed there.
+  const std::string endless = kDrive + "--workload.rw=randread --workload.number_ios=0 --workload.runtime=1000s ";
+  expect_bad(endless + "--latency-log=/dev/full", "option '--latency-log': /dev/full: write failed (the run stopped after");
+  expect_bad(endless + "--timeseries=/dev/full --timeseries.interval=1us",
+             "option '--timeseries': /dev/full: write failed (the run stopped after");
 }
 
 TEST(Reliability, D17_ReportStatesWhyTheRunStopped) {

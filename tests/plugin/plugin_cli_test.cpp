@@ -151,7 +151,7 @@ TEST(PluginCli, LoadingItTwiceIsRefused) {
 TEST(PluginCli, PluginInAConfigFileIsRefused) {
   const std::string ini = ssdtest::tmp("plugin.ini");
   std::ofstream(ini) << "[ftl]\nplugin = " << PLUGIN << "\n";
-  expect_refused(run("--config " + ini), {ini + ": 'ftl.plugin' is command line only"});
+  expect_refused(run("--config " + ini), {ini + ": line 2: 'ftl.plugin' is command line only"});
 }
 
 }  // namespace plugin_cli_test

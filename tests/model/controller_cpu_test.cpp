@@ -45,5 +45,22 @@ TEST(ControllerCpu, TwoStepsAsOneTaskEndWhenTheStepsOneAfterTheOtherWould) {
   }
 }
 
+TEST(ControllerCpu, ATaskGoesToTheCoreOnWhichItStartsFirst) {
+  // 100 MHz: 1000 cycles take 10 us. Two cores run two tasks side by side;
+  // the third waits for the first free core, and a task that arrives while
+  // both are busy takes the one that frees first.
+  ssd::CpuConfig c;
+  c.cores = 2;
+  c.clock = 100e6;
+  ssd::ControllerCpu cpu("two_cores", c);
+  const sc_time us(1, sc_core::SC_US);
+  EXPECT_EQ(cpu.execute(sc_core::SC_ZERO_TIME, 1000), 10 * us);
+  EXPECT_EQ(cpu.execute(sc_core::SC_ZERO_TIME, 1000), 10 * us);  // the second core
+  EXPECT_EQ(cpu.execute(sc_core::SC_ZERO_TIME, 1000), 20 * us);  // after the first task
+  EXPECT_EQ(cpu.execute(5 * us, 500), 15 * us);                   // the core free from 10 us
+  // 35 us of work on 2 cores over 20 us.
+  EXPECT_DOUBLE_EQ(cpu.utilisation(20 * us), 35.0 / 40.0);
+}
+
 }  // namespace controller_cpu_test
 

@@ -50,6 +50,20 @@ TEST(NandMultiplane, TwoPageReadTakesOneReadTime) {
   EXPECT_EQ(mp["device"]["channels"][0]["multi_plane_ops"].get<uint64_t>(), 1u);
 }
 
+TEST(NandMultiplane, TwoPageReadCrossesTheDramPortAfterTheFlash) {
+  // With the DRAM buffer (666 MB/s, 60 ns), the two pages' map entries are
+  // looked up in it (4 B each, one after the other on the port), and the two
+  // pages, read together by one multi-plane read, cross it one after the
+  // other on their way to the host: the read ends that much later than on a
+  // DRAM-less controller.
+  const std::string r = "--precondition=seq-fill --workload.rw=read --workload.bs=8k --workload.number_ios=1 "
+                        "--nand.multiplane=true ";
+  const auto sram = report(r, "dram0"), dram = report(r + "--dram.size=64m --dram.bandwidth=666MB/s --dram.latency=60ns --dram.map_entry=4B", "dram64");
+  const double bytes_per_ns = 666e6 / 1e9, latency_ns = 60;
+  const double expected = (2 * 4 + 2 * 4096) / bytes_per_ns + 2 * latency_ns;  // 12432.3 ns
+  EXPECT_NEAR(double(max_latency_ns(dram, "read") - max_latency_ns(sram, "read")), expected, 2.0);
+}
+
 TEST(NandMultiplane, SinglePagesStayOnePlane) {
   // 4 KiB writes: one page per command, nothing to pair.
   const auto j = report("--precondition=none --workload.rw=write --workload.bs=4k --workload.number_ios=8 "

@@ -5,6 +5,8 @@
 // then waits, as without suspend). No data moves (bytes = 0), so every time
 // is a sum of tPROG, tR and t_suspend. The drive-level cases (a destage, a
 // write-through write, an erase; off and on) are in nand_suspend_test.cpp.
+// The last test drives a channel of two dies the same way, with data on the
+// bus: the cache register's programs (nand_cache_test.cpp has one die).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -41,17 +43,19 @@ struct Driver : sc_core::sc_module {
   ssd::NandChannel channel;
   std::function<void(Driver&)> script;
 
-  Driver(sc_core::sc_module_name name, std::function<void(Driver&)> s, uint32_t max_suspends = 0)
-      : sc_module(name), channel("channel", one_die(max_suspends)), script(std::move(s)) {
+  Driver(sc_core::sc_module_name name, std::function<void(Driver&)> s, const ssd::NandConfig& cfg = one_die())
+      : sc_module(name), channel("channel", cfg), script(std::move(s)) {
     socket.bind(channel.socket);
     sc_core::sc_spawn([this] { script(*this); });
   }
-  // Books `kind` (a program: suspendable or not) `after` from now; returns
-  // its end and the moves a read reported.
+  // Books `kind` (a program: suspendable or not) `after` from now, on `die`,
+  // moving `bytes` over the bus; returns its end and the moves a read reported.
   sc_time op(FlashOpKind kind, const sc_time& after, bool suspendable = false,
-             std::vector<std::pair<sc_time, sc_time>>* moved = nullptr) {
+             std::vector<std::pair<sc_time, sc_time>>* moved = nullptr, uint32_t die = 0, uint32_t bytes = 0) {
     FlashCommand cmd;
     cmd.kind = kind;
+    cmd.die = die;
+    cmd.bytes = bytes;
     cmd.suspendable = suspendable;
     cmd.host_read = kind == FlashOpKind::Read;  // a host read's: it may suspend
     tlm::tlm_generic_payload t;
@@ -166,7 +170,7 @@ std::pair<std::vector<sc_time>, uint64_t> three_reads(uint32_t max_suspends) {
         sc_core::wait(us(300));
         for (int i = 0; i < 3; ++i) ends.push_back(self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME));
       },
-      max_suspends);
+      one_die(max_suspends));
   sc_core::sc_start();
   return {ends, d.channel.stats().suspends};
 }
@@ -187,6 +191,33 @@ TEST(SuspendCalendar, PastTheLimitAReadWaitsForTheProgram) {
   const auto [ends, suspends] = three_reads(2);
   EXPECT_EQ(ends, (std::vector<sc_time>{us(300) + away, us(300) + 2 * away, kProg + 2 * away + kRead}));
   EXPECT_EQ(suspends, 2u);
+}
+
+TEST(CacheRegister, AProgramsTransferWaitsForTheRegisterAndLeavesTheBusToAnotherDie) {
+  // nand.cache_program on a channel of two dies, 4 KiB at 40 MB/s: x =
+  // 102.4 us a transfer. Three programs on die 0 at 0: the first's data goes
+  // in at 0, the second's once the first moved on into the array (x), the
+  // third's once the second did (at x + tPROG, when the first's program
+  // ends). Die 1's read at 0 (tR, then its data out) takes the bus in the
+  // gap between: it ends at 3x, not after the third program's transfer.
+  ssd::NandConfig c;
+  c.geometry.channels = 1;
+  c.geometry.dies_per_channel = 2;
+  c.t_prog = kProg, c.t_read = kRead;
+  c.cache_program = true;
+  const sc_time x(4096 / 40e6, sc_core::SC_SEC);
+  sc_time read_end;
+  std::vector<sc_time> programs;
+  Driver d("driver", [&](Driver& self) {
+    for (int i = 0; i < 3; ++i)
+      programs.push_back(self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096));
+    read_end = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, nullptr, 1, 4096);
+  }, c);
+  sc_core::sc_start();
+  EXPECT_EQ(programs[0], x + kProg);
+  EXPECT_EQ(programs[1], x + 2 * kProg);
+  EXPECT_EQ(programs[2], x + 3 * kProg);
+  EXPECT_EQ(read_end, 3 * x);
 }
 
 }  // namespace nand_suspend_calendar_test

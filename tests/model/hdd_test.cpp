@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 
 #include "tests/model/cli_util.h"
 
@@ -162,6 +163,25 @@ TEST(Hdd, BatchFlushWritesOutTheFullCacheBeforeTakingAnotherWrite) {
   EXPECT_NEAR(lat_s(batch, "write"), ack, 2e-9);
   EXPECT_NEAR(lat_s(cont, "write", "max"), first - 2 * ack, 2e-9);
   EXPECT_NEAR(lat_s(batch, "write", "max"), second - 2 * ack, 2e-9);
+}
+
+TEST(Hdd, ReadAheadStoppedByAWriteStillServesUpToWhereItGot) {
+  // A 4 KiB read at 0, then a second of quiet: the head reads ahead 512 KiB
+  // (the buffer holds [0, 516 KiB)). A write far away (no write cache) takes
+  // the head; then a 4 KiB read that ends exactly where the read-ahead
+  // stopped is served from the buffer: two media operations, one hit.
+  const std::string trace = tmp("hdd_ra_stop.csv");
+  {
+    std::ofstream f(trace);
+    const long long t0 = 128166372000000000, second = 10000000;  // 100 ns ticks
+    f << "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n";
+    f << t0 << ",h,0,Read,0,4096,0\n";
+    f << t0 + second << ",h,0,Write,50000000000,4096,0\n";
+    f << t0 + 2 * second << ",h,0,Read," << 512 * 1024 << ",4096,0\n";
+  }
+  const auto j = disk("--hdd.write_cache=false --trace " + trace, "ra_stop");
+  EXPECT_EQ(j["device"]["hdd"]["media_ops"], 2);
+  EXPECT_EQ(j["device"]["hdd"]["buffer_hits"], 1);
 }
 
 TEST(Hdd, ReadAheadServesTheNextSequentialRead) {

@@ -87,6 +87,28 @@ TEST(Hdd, SeekCurvePassesThroughItsAnchors) {
   EXPECT_NEAR(j["device"]["hdd"]["mean_rotation_ms"].get<double>() * 1e-3, kRev / 2, kRev * 0.05);
 }
 
+TEST(Hdd, OneSeekTakesTheCurvesTime) {
+  // Two reads, a second apart: the head moves once, from the end of the
+  // first (LBA 8) to the second's track. At a third of the stroke the model's seek is the average
+  // seek (8 ms); a short one is the settle plus a little of the curve. (The
+  // report gives the seek time per media operation: two here.)
+  for (const double to : {40740741120.0, 1e9}) {  // x = 1/3 (x_of inverted), and 1 GB in
+    const std::string trace = tmp("hdd_one_seek.csv");
+    {
+      std::ofstream f(trace);
+      f << "Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime\n";
+      f << "128166372000000000,h,0,Read,0,4096,0\n128166372010000000,h,0,Read," << uint64_t(to) << ",4096,0\n";
+    }
+    const auto h = disk("--trace " + trace, "one_seek")["device"]["hdd"];
+    ASSERT_EQ(h["seeks"], 1);
+    ASSERT_EQ(h["media_ops"], 2);
+    const double d = x_of(to) - x_of(4096);  // from where the first read left the head
+    EXPECT_NEAR(h["mean_seek_distance"].get<double>(), d, 1e-12);
+    EXPECT_NEAR(2 * h["mean_seek_ms"].get<double>() * 1e-3, seek(d), 1e-12) << "to " << to;
+  }
+  EXPECT_NEAR(seek(x_of(40740741120.0) - x_of(4096)), 8e-3, 1e-8);
+}
+
 TEST(Hdd, SequentialReadRunsAtTheZoneRate) {
   // 2 MiB reads at QD1 stream on (read-ahead): the outer zone's rate at the
   // start of the disk, the inner zone's near its end.

@@ -47,19 +47,20 @@ std::string dram_shortfall(const SimConfig& cfg, uint64_t map_bytes) {
 // per page is allocated (the flash media's records, the FTL's tables): a
 // table too big for the DRAM is usually too big for the simulator's memory
 // too, and the user should hear about dram.size, not run out of memory.
-FlashGeometry dram_checked_geometry(const SimConfig& cfg) {
-  if (const std::optional<uint64_t> need = ftl::FtlRegistry::instance().table_bytes(cfg.ftl_name, ftl_params(cfg)))
+FlashGeometry dram_checked_geometry(const SimConfig& cfg, const ftl::FtlParams& p) {
+  if (const std::optional<uint64_t> need = ftl::FtlRegistry::instance().table_bytes(cfg.ftl_name, p))
     if (const std::string why = dram_shortfall(cfg, *need); !why.empty()) throw ftl::FtlConfigError("dram.size", why);
-  return cfg.nand.ftl_geometry();
+  return p.geometry;
 }
 }  // namespace
 
 Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
-    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), fgeo_(dram_checked_geometry(cfg)),
+    : sc_module(name), host("host"), dram("dram"), flash("flash"), cfg_(cfg), ftl_params_(ftl_params(cfg)),
+      fgeo_(dram_checked_geometry(cfg, ftl_params_)),
       packed_(cfg.nand.geometry.page_size, cfg.nand.geometry.pages_per_block, cfg.nand.compressed_bytes),
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
-      ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params(cfg), media_)),
+      ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params_, media_)),
       cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0, fgeo_.dies()) {
   // (An FTL without FtlTableBytes, checked now it is built; first, as the
   // destructor does not run if this throws.)

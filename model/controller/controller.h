@@ -213,6 +213,7 @@ class Controller : public sc_core::sc_module {
   sc_time charge(const ftl::FtlWork& work, const sc_time& at, uint64_t lead_cycles = 0);
 
   SimConfig cfg_;
+  ftl::FtlParams ftl_params_;  // what the FTL is built from (again at a secure erase)
   FlashGeometry fgeo_;  // the FTL's view of the flash (multi-plane blocks, compressed pages)
   CompressedLayout packed_;  // controller.compression: compressed pages packed in each block
   std::shared_ptr<spdlog::logger> log_;

@@ -218,7 +218,7 @@ void Controller::secure_erase(ContentShadow* shadow, const std::function<uint64_
   for (uint64_t b = 0; b < g.blocks(); ++b)
     if (media_.is_programmed(g.first_page(BlockId(b)))) media_.erase(BlockId(b));
   ftl_.reset();
-  ftl_ = ftl::FtlRegistry::instance().create(cfg_.ftl_name, ftl_params(cfg_), media_);
+  ftl_ = ftl::FtlRegistry::instance().create(cfg_.ftl_name, ftl_params_, media_);
   if (shadow && to_host)
     for (uint64_t l = 0; l < ftl_->user_pages(); ++l) {
       if (to_host(l) < shadow->tags().size()) shadow->wrote_page(to_host(l), 0);

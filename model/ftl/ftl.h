@@ -74,7 +74,17 @@ struct FtlWork {
   // an FTL that can should pick its slice elsewhere. Null: none busy.
   const std::vector<uint8_t>* busy_dies = nullptr;
   void add(const FlashOp& op) {
-    if (record_ops) ops.push_back(op);
+    if (!record_ops) return;
+    // Field by field into the new slot: a copy of the whole struct reloads,
+    // as one wide load, the narrow stores that just built it on the stack,
+    // which the CPU cannot forward (a stall per op, on GC's busiest path).
+    FlashOp& o = ops.emplace_back();
+    o.kind = op.kind;
+    o.ppn = op.ppn;
+    o.gc = op.gc;
+    o.after = op.after;
+    o.barrier = op.barrier;
+    o.sibling = op.sibling;
   }
   void clear() {
     cpu_cycles = 0;

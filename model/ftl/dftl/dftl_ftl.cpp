@@ -321,6 +321,11 @@ bool DftlFtl::background(FtlWork& work) {
   return true;
 }
 
+void DftlFtl::prefetch(Lpn lpn) const {
+  PageFtl::prefetch(lpn);
+  __builtin_prefetch(&flags_[lpn.v]), __builtin_prefetch(&slot_[lpn.v]);
+}
+
 void DftlFtl::prefetch(Lpn lpn, int stage) const {
   PageFtl::prefetch(lpn, stage);
   if (stage == 0) __builtin_prefetch(&flags_[lpn.v]), __builtin_prefetch(&slot_[lpn.v]);

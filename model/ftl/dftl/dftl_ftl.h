@@ -57,6 +57,9 @@ class DftlFtl : public PageFtl {
   // The cache and the GTD; the full table is on flash.
   uint64_t map_bytes() const override { return (capacity_ + tpages_) * params_.map_entry_bytes; }
   void check_consistency() const override;
+  // The timed path's hint: the entry's cache flags and LRU slot too (load()
+  // reads them first, for every request).
+  void prefetch(Lpn lpn) const override;
   void prefetch(Lpn lpn, int stage) const override;
   void reset_stats() override;
   std::vector<FtlStat> extra_stats() const override;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -51,32 +52,50 @@ double number(const Figure& f, const std::string& key) {
 }
 
 // The value a metric names in a report: OP.iops, OP.mb_s (10^6 B/s),
-// OP.lat_mean_ms, OP.lat_max_ms, OP.lat_p99_ms, with OP read or write.
-double metric_value(const nlohmann::json& r, const std::string& metric) {
+// OP.lat_mean_ms, OP.lat_max_ms, OP.lat_p99_ms, OP.iops_cv (the standard
+// deviation of the IOPS samples over their mean: how steady the rate is,
+// sampled every report.avgtime or the job's iopsavgtime), with OP read or
+// write. `job`: the fio job's own statistics (after its ramp_time), else
+// the host's.
+double metric_value(const nlohmann::json& r, const std::string& metric, bool job) {
   const auto dot = metric.find('.');
   if (dot == std::string::npos) throw std::runtime_error("metric '" + metric + "': expected OP.NAME");
   const std::string op = metric.substr(0, dot), what = metric.substr(dot + 1);
   if (op != "read" && op != "write") throw std::runtime_error("metric '" + metric + "': OP is read or write");
-  const nlohmann::json& s = r.at(op);
+  if (job && r.at("jobs").size() != 1) throw std::runtime_error("a figure's job file must hold one job");
+  const nlohmann::json& s = job ? r.at("jobs").at(0).at(op) : r.at(op);
   if (s.at("total_ios").get<uint64_t>() == 0) throw std::runtime_error("the run made no " + op + " IOs");
   if (what == "iops") return s.at("iops").get<double>();
+  if (what == "iops_cv") {
+    if (s.at("iops_samples").get<uint64_t>() < 2) throw std::runtime_error("iops_cv needs two IOPS samples or more");
+    return s.at("iops_stddev").get<double>() / s.at("iops_mean").get<double>();
+  }
   if (what == "mb_s") return s.at("bw_bytes").get<double>() / 1e6;
   if (what == "lat_mean_ms") return s.at("lat_ns").at("mean").get<double>() / 1e6;
   if (what == "lat_max_ms") return s.at("lat_ns").at("max").get<double>() / 1e6;
   if (what == "lat_p99_ms") return s.at("lat_ns").at("percentile").at("99.000000").get<double>() / 1e6;
-  throw std::runtime_error("metric '" + metric + "': unknown (iops, mb_s, lat_mean_ms, lat_max_ms, lat_p99_ms)");
+  throw std::runtime_error("metric '" + metric +
+                           "': unknown (iops, mb_s, lat_mean_ms, lat_max_ms, lat_p99_ms, iops_cv)");
 }
 
 // Runs the figure's workload on its drive's preset; returns its metric.
+// The same run (preset, state, job and options) is simulated once per
+// process: a reference that several figures divide by, or two metrics of
+// one long run, cost one simulation.
 double simulate(const Figure& f) {
   // `preset = PATH` (from the repository root) names another drive file.
-  const std::string preset =
-      std::string(SSDSIM_ROOT) + "/" + (f.keys.count("preset") ? f.get("preset") : "configs/drives/" + f.drive + ".ini");
+  const std::string root = std::string(SSDSIM_ROOT) + "/";
+  const std::string preset = root + (f.keys.count("preset") ? f.get("preset") : "configs/drives/" + f.drive + ".ini");
   if (!std::filesystem::exists(preset)) throw std::runtime_error("no preset " + preset);
+  const bool job = f.keys.count("job") > 0;
+  if (job && !std::filesystem::exists(root + f.get("job"))) throw std::runtime_error("no job file " + root + f.get("job"));
+  const std::string args = "--config " + preset + " " + calib::drive_state(f.get("state", "new")) + " " +
+                           (job ? "--job " + root + f.get("job") + " " : "") + f.get("options");
+  static std::map<std::string, nlohmann::json> reports;
+  if (auto it = reports.find(args); it != reports.end()) return metric_value(it->second, f.get("metric"), job);
   const std::string report = testing::TempDir() + "ssdsim-calib-" + std::to_string(getpid()) + ".json";
-  const std::string cmd = std::string(SSDSIM_BIN) + " --config " + preset + " " + calib::drive_state(f.get("state", "new")) +
-                          " " + f.get("options") + " --log-level=off --report " + report + " >/dev/null 2>" + report +
-                          ".err";
+  const std::string cmd = std::string(SSDSIM_BIN) + " " + args + " --log-level=off --report " + report +
+                          " >/dev/null 2>" + report + ".err";
   const int status = std::system(cmd.c_str());
   std::ifstream err(report + ".err");
   std::stringstream msg;
@@ -86,7 +105,7 @@ double simulate(const Figure& f) {
   nlohmann::json r;
   std::ifstream(report) >> r;
   std::remove(report.c_str());
-  return metric_value(r, f.get("metric"));
+  return metric_value(reports[args] = std::move(r), f.get("metric"), job);
 }
 
 class FigureTest : public testing::Test {

@@ -46,7 +46,14 @@ std::string drive_state(const std::string& state) {
   if (state == "none") return "";  // a hard disk: no drive state
   if (state == "new" || state == "fill" || state == "torture") return "--state " + state;
   if (state == "used") return "--state used-anthology";
-  throw std::runtime_error("unknown state '" + state + "' (new, fill, used, torture; none for a hard disk)");
+  // An inline recipe of phases (docs/states.md), e.g. `fill, randwrite:4k:1x,
+  // trim:all`: passed on as it is, quoted for the shell the harness runs.
+  if (state.find_first_of(",:") != std::string::npos) {
+    if (state.find('\'') != std::string::npos) throw std::runtime_error("state '" + state + "': a quote in a recipe");
+    return "--state '" + state + "'";
+  }
+  throw std::runtime_error("unknown state '" + state +
+                           "' (new, fill, used, torture, a recipe of phases; none for a hard disk)");
 }
 
 }  // namespace calib

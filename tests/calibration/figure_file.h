@@ -5,7 +5,8 @@
 //
 //   [randwrite-4k-qd1-new]
 //   source = AnandTech, "The SSD Anthology" (anandtech.com/show/2738)
-//   state = new                 # new | fill | used | torture (drive_state())
+//   state = new                 # new | fill | used | torture | a recipe of
+//                               # phases: fill, randwrite:4k:1x, trim:all (drive_state())
 //   options = --workload.rw=randwrite --workload.bs=4k --workload.iodepth=1
 //   metric = write.iops         # see metric_value()
 //   published = 11171           # a figure: simulated within `tolerance`
@@ -14,6 +15,8 @@
 //   # metric of another figure (ratio_to = SECTION or DRIVE/SECTION)
 //   reference = true            # only a ratio_to base: not a test itself
 //   preset = configs/x.ini      # another drive file than configs/drives/<drive>.ini
+//   job = tests/calibration/jobs/x.fio  # a fio job file instead of (or with)
+//                               # options; metrics are then the job's (after its ramp_time)
 #include <map>
 #include <string>
 #include <vector>

@@ -34,7 +34,17 @@ std::vector<Figure> load_figures(const std::string& dir) {
       const auto eq = line.find('=');
       if (eq == std::string::npos) throw std::runtime_error(where + "expected KEY = VALUE");
       if (out.empty() || out.back().file != path.string()) throw std::runtime_error(where + "key before any section");
-      out.back().keys[trim(line.substr(0, eq))] = trim(line.substr(eq + 1));
+      const std::string key = trim(line.substr(0, eq));
+      // (A misspelt key would otherwise be a check silently not made.)
+      static const char* const known[] = {"source",  "state",    "options", "job",       "metric",
+                                          "published", "tolerance", "at_least", "at_most", "ratio_to",
+                                          "reference", "preset"};
+      if (std::find(std::begin(known), std::end(known), key) == std::end(known))
+        throw std::runtime_error(where + "unknown key '" + key +
+                                 "' (source, state, options, job, metric, published, tolerance, at_least, at_most, "
+                                 "ratio_to, reference, preset)");
+      if (!out.back().keys.emplace(key, trim(line.substr(eq + 1))).second)
+        throw std::runtime_error(where + "'" + key + "' given twice in [" + out.back().name + "]");
     }
   }
   return out;

@@ -36,13 +36,14 @@ std::vector<Figure> load_figures(const std::string& dir) {
       if (out.empty() || out.back().file != path.string()) throw std::runtime_error(where + "key before any section");
       const std::string key = trim(line.substr(0, eq));
       // (A misspelt key would otherwise be a check silently not made.)
-      static const char* const known[] = {"source",  "state",    "options", "job",       "metric",
-                                          "published", "tolerance", "at_least", "at_most", "ratio_to",
-                                          "reference", "preset"};
-      if (std::find(std::begin(known), std::end(known), key) == std::end(known))
-        throw std::runtime_error(where + "unknown key '" + key +
-                                 "' (source, state, options, job, metric, published, tolerance, at_least, at_most, "
-                                 "ratio_to, reference, preset)");
+      static const std::vector<std::string> known = {"source",    "state",     "options",  "job",
+                                                     "metric",    "published", "tolerance", "at_least",
+                                                     "at_most",   "ratio_to",  "reference", "preset"};
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        std::string list;
+        for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+        throw std::runtime_error(where + "unknown key '" + key + "' (" + list + ")");
+      }
       if (!out.back().keys.emplace(key, trim(line.substr(eq + 1))).second)
         throw std::runtime_error(where + "'" + key + "' given twice in [" + out.back().name + "]");
     }

@@ -88,9 +88,10 @@ double simulate(const Figure& f) {
   const std::string preset = root + (f.keys.count("preset") ? f.get("preset") : "configs/drives/" + f.drive + ".ini");
   if (!std::filesystem::exists(preset)) throw std::runtime_error("no preset " + preset);
   const bool job = f.keys.count("job") > 0;
-  if (job && !std::filesystem::exists(root + f.get("job"))) throw std::runtime_error("no job file " + root + f.get("job"));
+  const std::string job_file = job ? root + f.get("job") : "";
+  if (job && !std::filesystem::exists(job_file)) throw std::runtime_error("no job file " + job_file);
   const std::string args = "--config " + preset + " " + calib::drive_state(f.get("state", "new")) + " " +
-                           (job ? "--job " + root + f.get("job") + " " : "") + f.get("options");
+                           (job ? "--job " + job_file + " " : "") + f.get("options");
   static std::map<std::string, nlohmann::json> reports;
   if (auto it = reports.find(args); it != reports.end()) return metric_value(it->second, f.get("metric"), job);
   const std::string report = testing::TempDir() + "ssdsim-calib-" + std::to_string(getpid()) + ".json";

@@ -146,6 +146,7 @@ class NandChannel : public sc_core::sc_module {
     uint32_t suspends;  // reads that suspended it (nand.max_suspends)
   };
   std::vector<std::vector<Booking>> booked_;
+  std::vector<uint32_t> movable_;  // per die, how many of its bookings are suspendable
   // Per die, the idle time between its consecutive bookings, summed: kept as
   // the bookings change, so a read that no gap can make room for is told so
   // without a walk over a backlog of thousands (suspend_for).

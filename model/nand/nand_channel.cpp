@@ -64,8 +64,10 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     sc_time& idle = idle_[cmd->die];
     uint32_t& movable = movable_[cmd->die];
     const auto live = std::find_if(booked.begin(), booked.end(), [&](const Booking& b) { return b.end > now; });
-    for (size_t j = 0; j < size_t(live - booked.begin()) && j + 1 < booked.size(); ++j) idle -= gap_after(booked, j);
-    for (auto it = booked.begin(); it != live; ++it) movable -= it->suspendable;
+    for (size_t j = 0; j < size_t(live - booked.begin()); ++j) {  // what the ended bookings held
+      movable -= booked[j].suspendable;
+      if (j + 1 < booked.size()) idle -= gap_after(booked, j);
+    }
     booked.erase(booked.begin(), live);
     sc_time read_end;
     if (cmd->kind == FlashOpKind::Read && cmd->host_read && suspend_for(*cmd, now + delay, before, xfer, end, read_end)) {

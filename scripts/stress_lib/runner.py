@@ -131,7 +131,20 @@ def _hang(argv, timeout, run_dir):
         seen += " (slow, not stuck)" if ios else ""
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    seen += _large_outputs(run_dir)
     return Outcome("hang", f"no exit within {timeout} s; {seen}", "timeout", argv=argv)
+
+
+def _large_outputs(run_dir, at_least=100 << 20):
+    """', writing activity.json (4.2 GB)': the run's output files of `at_least` bytes or more. A run
+    asked for a trace of every reservation (--activity, --vcd) over a long simulated time can spend
+    its time writing gigabytes: slow for a reason the command line gives, not the model's."""
+    try:
+        sizes = [(os.path.getsize(os.path.join(run_dir, n)), n) for n in sorted(os.listdir(run_dir))]
+    except OSError:
+        return ""
+    big = [f"{n} ({size / 1e9:.3g} GB)" for size, n in sizes if size >= at_least]
+    return ", writing " + ", ".join(big) if big else ""
 
 
 def _exit_outcome(code, stderr, argv, timeout, run_dir):

@@ -267,6 +267,16 @@ class HangSaysHowFarItGot(unittest.TestCase):
         self.assertEqual((out.kind, out.key), ("hang", "timeout"))
         self.assertIn("nothing completed within the grace after SIGTERM", out.detail)
 
+    def test_a_run_writing_a_huge_trace_says_so(self):
+        # (Seed 29001's one hang: --activity over 690 s simulated of merges, 4.2 GB of JSON.)
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "activity.json"), "wb") as f:
+                f.truncate(150 << 20)   # (sparse: no 150 MB written)
+            with open(os.path.join(d, "latency.csv"), "wb") as f:
+                f.write(b"x" * 1000)    # small: not named
+            out = runner._hang(["ssdsim"], 30, d)
+        self.assertTrue(out.detail.endswith(", writing activity.json (0.157 GB)"), out.detail)
+
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):

@@ -47,14 +47,8 @@ uint32_t VictimPicker::pick(const std::vector<uint32_t>& candidates, const std::
         if (closed_at[candidates[i]] < closed_at[candidates[best]]) best = i;
       break;
     case GcPolicy::Random:
-      best = rng_.below(candidates.size());
-      break;
     case GcPolicy::DChoice:
-      best = rng_.below(candidates.size());
-      for (uint32_t k = 1; k < d_; ++k) {
-        const size_t i = rng_.below(candidates.size());
-        if (valid[i] < valid[best]) best = i;
-      }
+      best = draw(candidates.size(), [&valid](size_t i) { return valid[i]; });
       break;
   }
   return candidates[best];

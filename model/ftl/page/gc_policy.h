@@ -47,6 +47,26 @@ class VictimPicker {
   // number of the next page program.
   uint32_t pick(const std::vector<uint32_t>& candidates, const std::vector<uint16_t>& valid,
                 const BigTable<uint64_t>& closed_at, uint64_t now);
+  // Random and d-choice only: the rank of the victim among `n` candidates
+  // (n > 0) in block order, valid_at(k) giving the valid pages of the one of
+  // rank k. The same draws as pick() over the listed candidates, for a
+  // caller that finds a candidate by its rank without listing them all
+  // (the page FTL's RankIndex).
+  template <typename ValidAt>
+  size_t draw(size_t n, ValidAt valid_at) {
+    size_t best = rng_.below(n);
+    if (policy_ == GcPolicy::DChoice) {
+      uint16_t best_valid = valid_at(best);
+      for (uint32_t k = 1; k < d_; ++k) {
+        const size_t i = rng_.below(n);
+        const uint16_t v = valid_at(i);
+        if (v < best_valid) best = i, best_valid = v;
+      }
+    }
+    return best;
+  }
+  // Whether draw() serves this policy.
+  bool draws() const { return policy_ == GcPolicy::Random || policy_ == GcPolicy::DChoice; }
 
  private:
   // (Saved whole in a drive state: the padding is spelled out, zero, so

@@ -77,6 +77,7 @@ PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
     dies_[d].bucket_head.assign(geo_.pages_per_block + 1, kNone);
     for (uint32_t b = 0; b < geo_.blocks_per_die(); ++b) dies_[d].free_blocks.push_back(geo_.block(DieId(d), b).v);
   }
+  rebuild_reclaimable();
 }
 
 void PageFtl::read(Lpn lpn, FtlWork& work) {
@@ -207,6 +208,10 @@ bool PageFtl::collect_in(uint32_t die, bool finish, FtlWork& work) {
     uint32_t victim = kNone;
     if (picker_.policy() == GcPolicy::Greedy) {  // the closed block with the fewest valid pages
       for (uint32_t v = 0; v < geo_.pages_per_block && victim == kNone; ++v) victim = d.bucket_head[v];
+    } else if (!reclaimable_.empty()) {  // random, d-choice: by rank, without listing the die's blocks
+      if (const uint32_t n = reclaimable_.count(die))
+        victim = reclaimable_.nth(
+            die, uint32_t(picker_.draw(n, [&](size_t k) { return blocks_[reclaimable_.nth(die, uint32_t(k))].valid; })));
     } else {
       closed_blocks(die, true);
       if (!scratch_.empty()) {
@@ -357,9 +362,11 @@ void PageFtl::invalidate(uint32_t ppn) {
   const uint32_t b = ppn / geo_.pages_per_block;
   --die_valid_[b / geo_.blocks_per_die()];
   if (blocks_[b].state == BlockState::Closed) {  // re-file it under its new valid count
-    bucket_remove(b);
+    const bool was_full = blocks_[b].valid == geo_.pages_per_block;
+    bucket_unlink(b);
     --blocks_[b].valid;
-    bucket_insert(b);
+    bucket_link(b);
+    if (was_full && !reclaimable_.empty()) reclaimable_.add(b, +1);  // it has an invalid page now
   } else {
     --blocks_[b].valid;
   }
@@ -375,6 +382,16 @@ void PageFtl::close_block(uint32_t block) {
 }
 
 void PageFtl::bucket_insert(uint32_t block) {
+  if (!reclaimable_.empty() && blocks_[block].valid < geo_.pages_per_block) reclaimable_.add(block, +1);
+  bucket_link(block);
+}
+
+void PageFtl::bucket_remove(uint32_t block) {
+  if (!reclaimable_.empty() && blocks_[block].valid < geo_.pages_per_block) reclaimable_.add(block, -1);
+  bucket_unlink(block);
+}
+
+void PageFtl::bucket_link(uint32_t block) {
   BlockInfo& info = blocks_[block];
   uint32_t& head = dies_[block / geo_.blocks_per_die()].bucket_head[info.valid];
   info.prev = kNone;
@@ -383,7 +400,7 @@ void PageFtl::bucket_insert(uint32_t block) {
   head = block;
 }
 
-void PageFtl::bucket_remove(uint32_t block) {
+void PageFtl::bucket_unlink(uint32_t block) {
   BlockInfo& info = blocks_[block];
   if (info.prev != kNone)
     blocks_[info.prev].next = info.next;
@@ -391,6 +408,13 @@ void PageFtl::bucket_remove(uint32_t block) {
     dies_[block / geo_.blocks_per_die()].bucket_head[info.valid] = info.next;
   if (info.next != kNone) blocks_[info.next].prev = info.prev;
   info.next = info.prev = kNone;
+}
+
+void PageFtl::rebuild_reclaimable() {
+  if (!picker_.draws()) return;
+  reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
+  for (uint32_t b = 0; b < geo_.blocks(); ++b)
+    if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block) reclaimable_.add(b, +1);
 }
 
 void PageFtl::check_consistency() const {
@@ -431,6 +455,16 @@ void PageFtl::check_consistency() const {
            std::to_string(die.free_blocks.size()) + " listed), " + std::to_string(states[1]) + " open (" +
            std::to_string(open) + " write points), " + std::to_string(closed) + " closed (" + std::to_string(listed) +
            " in buckets), " + std::to_string(states[3]) + " victims");
+    if (reclaimable_.empty()) continue;
+    // The rank index: the die's reclaimable blocks, each at its rank.
+    uint32_t rank = 0;
+    for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b)
+      if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block &&
+          (rank >= reclaimable_.count(d) || reclaimable_.nth(d, rank++) != b))
+        fail("rank index of die " + std::to_string(d) + " at block " + std::to_string(b));
+    if (rank != reclaimable_.count(d))
+      fail("rank index of die " + std::to_string(d) + ": " + std::to_string(reclaimable_.count(d)) + " blocks, " +
+           std::to_string(rank) + " reclaimable");
   }
 }
 
@@ -468,6 +502,7 @@ bool PageFtl::checkpoint(Checkpoint& c) {
   c.value(bg_runs_);
   c.value(bg_pages_);
   if (c.loading() && cursor_.die >= geo_.dies()) c.fail("die cursor beyond the dies");
+  if (c.loading()) rebuild_reclaimable();  // (derived from the blocks: not in the file)
   return true;
 }
 

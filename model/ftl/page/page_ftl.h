@@ -26,6 +26,7 @@
 #include "model/ftl/big_table.h"
 #include "model/ftl/ftl.h"
 #include "model/ftl/page/gc_policy.h"
+#include "model/ftl/page/rank_index.h"
 #include "model/ftl/page/wear_leveling.h"
 
 namespace ssd::ftl {
@@ -131,8 +132,14 @@ class PageFtl : public Ftl {
   void closed_blocks(uint32_t die, bool reclaimable);
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);
+  // A closed block into (out of) its valid count's bucket and, if it has an
+  // invalid page, the rank index; link/unlink: the bucket list only.
   void bucket_insert(uint32_t block);
   void bucket_remove(uint32_t block);
+  void bucket_link(uint32_t block);
+  void bucket_unlink(uint32_t block);
+  // reclaimable_ from the blocks' states (after a saved state is loaded).
+  void rebuild_reclaimable();
 
   // A thread's share of a bulk write (bulk_writes.cpp): its own counters,
   // the blocks it closed (their closed_at_ is known once the batch is
@@ -174,6 +181,7 @@ class PageFtl : public Ftl {
 
   // Policies (defaults: greedy through the buckets, separate GC block, no WL).
   VictimPicker picker_;          // non-greedy victim policies
+  RankIndex reclaimable_;        // random, d-choice: the dies' closed blocks with an invalid page (else empty)
   WearLeveler wl_;
   bool separate_ = true;         // GC copies go to their own open block
   uint32_t bg_threshold_ = 0;    // background GC while a die has fewer free blocks

@@ -212,6 +212,8 @@ bool PageFtl::collect_in(uint32_t die, bool finish, FtlWork& work) {
       if (const uint32_t n = reclaimable_.count(die))
         victim = reclaimable_.nth(
             die, uint32_t(picker_.draw(n, [&](size_t k) { return blocks_[reclaimable_.nth(die, uint32_t(k))].valid; })));
+    } else if (!oldest_.empty()) {  // fifo: closed longest ago (then the lowest id), as pick() would choose
+      if (!oldest_[die].empty()) victim = oldest_[die].begin()->second;
     } else {
       closed_blocks(die, true);
       if (!scratch_.empty()) {
@@ -366,7 +368,7 @@ void PageFtl::invalidate(uint32_t ppn) {
     bucket_unlink(b);
     --blocks_[b].valid;
     bucket_link(b);
-    if (was_full && !reclaimable_.empty()) reclaimable_.add(b, +1);  // it has an invalid page now
+    if (was_full && indexed_) mark_reclaimable(b, true);  // it has an invalid page now
   } else {
     --blocks_[b].valid;
   }
@@ -382,12 +384,12 @@ void PageFtl::close_block(uint32_t block) {
 }
 
 void PageFtl::bucket_insert(uint32_t block) {
-  if (!reclaimable_.empty() && blocks_[block].valid < geo_.pages_per_block) reclaimable_.add(block, +1);
+  if (indexed_ && blocks_[block].valid < geo_.pages_per_block) mark_reclaimable(block, true);
   bucket_link(block);
 }
 
 void PageFtl::bucket_remove(uint32_t block) {
-  if (!reclaimable_.empty() && blocks_[block].valid < geo_.pages_per_block) reclaimable_.add(block, -1);
+  if (indexed_ && blocks_[block].valid < geo_.pages_per_block) mark_reclaimable(block, false);
   bucket_unlink(block);
 }
 
@@ -410,11 +412,24 @@ void PageFtl::bucket_unlink(uint32_t block) {
   info.next = info.prev = kNone;
 }
 
+void PageFtl::mark_reclaimable(uint32_t block, bool in) {
+  if (!reclaimable_.empty()) reclaimable_.add(block, in ? +1 : -1);
+  if (!oldest_.empty()) {
+    auto& by_age = oldest_[block / geo_.blocks_per_die()];
+    if (in)
+      by_age.emplace(closed_at_[block], block);
+    else
+      by_age.erase({closed_at_[block], block});
+  }
+}
+
 void PageFtl::rebuild_reclaimable() {
-  if (!picker_.draws()) return;
-  reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
+  indexed_ = picker_.draws() || picker_.policy() == GcPolicy::Fifo;
+  if (!indexed_) return;
+  if (picker_.draws()) reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
+  if (picker_.policy() == GcPolicy::Fifo) oldest_.assign(geo_.dies(), {});
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
-    if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block) reclaimable_.add(b, +1);
+    if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block) mark_reclaimable(b, true);
 }
 
 void PageFtl::check_consistency() const {
@@ -455,6 +470,16 @@ void PageFtl::check_consistency() const {
            std::to_string(die.free_blocks.size()) + " listed), " + std::to_string(states[1]) + " open (" +
            std::to_string(open) + " write points), " + std::to_string(closed) + " closed (" + std::to_string(listed) +
            " in buckets), " + std::to_string(states[3]) + " victims");
+    if (!oldest_.empty()) {  // fifo's index: the die's reclaimable blocks, by when they were closed
+      uint64_t n = 0;
+      for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b)
+        if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block &&
+            (++n, !oldest_[d].count({closed_at_[b], b})))
+          fail("age index of die " + std::to_string(d) + " lacks block " + std::to_string(b));
+      if (n != oldest_[d].size())
+        fail("age index of die " + std::to_string(d) + ": " + std::to_string(oldest_[d].size()) + " blocks, " +
+             std::to_string(n) + " reclaimable");
+    }
     if (reclaimable_.empty()) continue;
     // The rank index: the die's reclaimable blocks, each at its rank.
     uint32_t rank = 0;

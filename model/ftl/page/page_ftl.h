@@ -21,6 +21,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "model/ftl/big_table.h"
@@ -138,8 +140,10 @@ class PageFtl : public Ftl {
   void bucket_remove(uint32_t block);
   void bucket_link(uint32_t block);
   void bucket_unlink(uint32_t block);
-  // reclaimable_ from the blocks' states (after a saved state is loaded).
+  // reclaimable_ and oldest_ from the blocks' states (after a saved state is loaded).
   void rebuild_reclaimable();
+  // `block` becomes (stops being) reclaimable: into (out of) the kept index.
+  void mark_reclaimable(uint32_t block, bool in);
 
   // A thread's share of a bulk write (bulk_writes.cpp): its own counters,
   // the blocks it closed (their closed_at_ is known once the batch is
@@ -181,7 +185,12 @@ class PageFtl : public Ftl {
 
   // Policies (defaults: greedy through the buckets, separate GC block, no WL).
   VictimPicker picker_;          // non-greedy victim policies
-  RankIndex reclaimable_;        // random, d-choice: the dies' closed blocks with an invalid page (else empty)
+  // The dies' reclaimable blocks (closed, with an invalid page), kept for
+  // the policies that would otherwise list them at every pick: by rank in
+  // block order (random, d-choice), by (closed_at, block) (fifo); empty else.
+  RankIndex reclaimable_;
+  std::vector<std::set<std::pair<uint64_t, uint32_t>>> oldest_;
+  bool indexed_ = false;         // one of the two is kept
   WearLeveler wl_;
   bool separate_ = true;         // GC copies go to their own open block
   uint32_t bg_threshold_ = 0;    // background GC while a die has fewer free blocks

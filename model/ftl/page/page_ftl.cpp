@@ -332,8 +332,7 @@ void PageFtl::closed_blocks(uint32_t die, bool reclaimable) {
   scratch_.clear();
   const uint32_t first = die * geo_.blocks_per_die();
   for (uint32_t b = first; b < first + geo_.blocks_per_die(); ++b)
-    if (blocks_[b].state == BlockState::Closed && (!reclaimable || blocks_[b].valid < geo_.pages_per_block))
-      scratch_.push_back(b);
+    if (reclaimable ? is_reclaimable(b) : blocks_[b].state == BlockState::Closed) scratch_.push_back(b);
 }
 
 std::vector<FtlStat> PageFtl::extra_stats() const {
@@ -384,12 +383,12 @@ void PageFtl::close_block(uint32_t block) {
 }
 
 void PageFtl::bucket_insert(uint32_t block) {
-  if (indexed_ && blocks_[block].valid < geo_.pages_per_block) mark_reclaimable(block, true);
+  if (indexed_ && is_reclaimable(block)) mark_reclaimable(block, true);
   bucket_link(block);
 }
 
 void PageFtl::bucket_remove(uint32_t block) {
-  if (indexed_ && blocks_[block].valid < geo_.pages_per_block) mark_reclaimable(block, false);
+  if (indexed_ && is_reclaimable(block)) mark_reclaimable(block, false);
   bucket_unlink(block);
 }
 
@@ -429,7 +428,7 @@ void PageFtl::rebuild_reclaimable() {
   if (picker_.draws()) reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
   if (picker_.policy() == GcPolicy::Fifo) oldest_.assign(geo_.dies(), {});
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
-    if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block) mark_reclaimable(b, true);
+    if (is_reclaimable(b)) mark_reclaimable(b, true);
 }
 
 void PageFtl::check_consistency() const {
@@ -470,26 +469,22 @@ void PageFtl::check_consistency() const {
            std::to_string(die.free_blocks.size()) + " listed), " + std::to_string(states[1]) + " open (" +
            std::to_string(open) + " write points), " + std::to_string(closed) + " closed (" + std::to_string(listed) +
            " in buckets), " + std::to_string(states[3]) + " victims");
-    if (!oldest_.empty()) {  // fifo's index: the die's reclaimable blocks, by when they were closed
-      uint64_t n = 0;
-      for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b)
-        if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block &&
-            (++n, !oldest_[d].count({closed_at_[b], b})))
-          fail("age index of die " + std::to_string(d) + " lacks block " + std::to_string(b));
-      if (n != oldest_[d].size())
-        fail("age index of die " + std::to_string(d) + ": " + std::to_string(oldest_[d].size()) + " blocks, " +
-             std::to_string(n) + " reclaimable");
-    }
-    if (reclaimable_.empty()) continue;
-    // The rank index: the die's reclaimable blocks, each at its rank.
-    uint32_t rank = 0;
-    for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b)
-      if (blocks_[b].state == BlockState::Closed && blocks_[b].valid < geo_.pages_per_block &&
-          (rank >= reclaimable_.count(d) || reclaimable_.nth(d, rank++) != b))
+    if (!indexed_) continue;
+    // The kept index holds the die's reclaimable blocks: each at its rank
+    // (random, d-choice), each under its closing time (fifo).
+    uint32_t n = 0;
+    for (uint32_t b = d * geo_.blocks_per_die(); b < (d + 1) * geo_.blocks_per_die(); ++b) {
+      if (!is_reclaimable(b)) continue;
+      if (!reclaimable_.empty() && (n >= reclaimable_.count(d) || reclaimable_.nth(d, n) != b))
         fail("rank index of die " + std::to_string(d) + " at block " + std::to_string(b));
-    if (rank != reclaimable_.count(d))
-      fail("rank index of die " + std::to_string(d) + ": " + std::to_string(reclaimable_.count(d)) + " blocks, " +
-           std::to_string(rank) + " reclaimable");
+      if (!oldest_.empty() && !oldest_[d].count({closed_at_[b], b}))
+        fail("age index of die " + std::to_string(d) + " lacks block " + std::to_string(b));
+      ++n;
+    }
+    const uint64_t kept = !reclaimable_.empty() ? reclaimable_.count(d) : oldest_[d].size();
+    if (n != kept)
+      fail("index of die " + std::to_string(d) + ": " + std::to_string(kept) + " blocks, " + std::to_string(n) +
+           " reclaimable");
   }
 }
 

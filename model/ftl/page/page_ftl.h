@@ -132,10 +132,15 @@ class PageFtl : public Ftl {
   bool level_wear(uint32_t die, FtlWork& work);
   // The die's closed blocks (with an invalid page only, if `reclaimable`) into scratch_.
   void closed_blocks(uint32_t die, bool reclaimable);
+  // What GC can take from: closed, with an invalid page.
+  bool is_reclaimable(uint32_t block) const {
+    return blocks_[block].state == BlockState::Closed && blocks_[block].valid < geo_.pages_per_block;
+  }
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);
   // A closed block into (out of) its valid count's bucket and, if it has an
-  // invalid page, the rank index; link/unlink: the bucket list only.
+  // invalid page, the kept index (reclaimable_ or oldest_); link/unlink: the
+  // bucket list only.
   void bucket_insert(uint32_t block);
   void bucket_remove(uint32_t block);
   void bucket_link(uint32_t block);
@@ -190,7 +195,7 @@ class PageFtl : public Ftl {
   // block order (random, d-choice), by (closed_at, block) (fifo); empty else.
   RankIndex reclaimable_;
   std::vector<std::set<std::pair<uint64_t, uint32_t>>> oldest_;
-  bool indexed_ = false;         // one of the two is kept
+  bool indexed_ = false;         // one of the two is kept (a flag: the hot path tests one bool)
   WearLeveler wl_;
   bool separate_ = true;         // GC copies go to their own open block
   uint32_t bg_threshold_ = 0;    // background GC while a die has fewer free blocks

@@ -27,21 +27,12 @@ uint32_t VictimPicker::pick(const std::vector<uint32_t>& candidates, const std::
       for (size_t i = 0; i < candidates.size(); ++i)
         if (valid[i] < valid[best]) best = i;
       break;
-    case GcPolicy::CostBenefit: {
-      // long double: a 64-bit age times a page count stays exact enough to
-      // rank blocks; ties keep the lowest block id (deterministic).
-      auto score = [&](size_t i) -> long double {
-        if (valid[i] == 0) return 1e300L;  // nothing to copy: free space at no cost
-        const long double age = (long double)(now - closed_at[candidates[i]]) + 1.0L;  // +1: a block closed just now still counts
-        return age * (long double)(ppb_ - valid[i]) / (2.0L * (long double)valid[i]);
-      };
-      long double best_score = score(best);
-      for (size_t i = 0; i < candidates.size(); ++i) {
-        const long double s = score(i);
-        if (s > best_score) best = i, best_score = s;
-      }
+    case GcPolicy::CostBenefit:  // ties keep the lowest block id (deterministic)
+      for (size_t i = 1; i < candidates.size(); ++i)
+        if (cost_benefit_order(now - closed_at[candidates[i]], valid[i], now - closed_at[candidates[best]], valid[best],
+                               ppb_) > 0)
+          best = i;
       break;
-    }
     case GcPolicy::Fifo:
       for (size_t i = 0; i < candidates.size(); ++i)
         if (closed_at[candidates[i]] < closed_at[candidates[best]]) best = i;
@@ -52,6 +43,18 @@ uint32_t VictimPicker::pick(const std::vector<uint32_t>& candidates, const std::
       break;
   }
   return candidates[best];
+}
+
+int VictimPicker::cost_benefit_order(uint64_t age_a, uint32_t valid_a, uint64_t age_b, uint32_t valid_b,
+                                     uint32_t pages_per_block) {
+  // An empty block scores infinite: free space at no cost.
+  if (valid_a == 0 || valid_b == 0) return (valid_a == 0) - (valid_b == 0);
+  // (age_a + 1) (P - valid_a) / 2 valid_a against the same of b, both sides
+  // times 2 valid_a valid_b.
+  using Wide = unsigned __int128;
+  const Wide a = (Wide(age_a) + 1) * (pages_per_block - valid_a) * valid_b;
+  const Wide b = (Wide(age_b) + 1) * (pages_per_block - valid_b) * valid_a;
+  return (a > b) - (a < b);
 }
 
 }  // namespace ssd::ftl

@@ -7,8 +7,9 @@
 // cost-benefit Rosenblum & Ousterhout / Kawaguchi: the largest
 //              age x (1 - u) / 2u, u the block's valid fraction and age the
 //              pages programmed on the drive since the block was closed (a
-//              sequence number, no wall clock): old, mostly invalid blocks
-//              first; an empty block (u = 0) at once.
+//              sequence number, no wall clock), plus one: old, mostly invalid
+//              blocks first; an empty block (u = 0) at once. Scores are
+//              compared exactly, in integers (cost_benefit_order()).
 // fifo         the block closed longest ago (a circular log).
 // random       a block drawn uniformly.
 // d-choice     d blocks drawn uniformly (with replacement), the one with the
@@ -44,7 +45,9 @@ class VictimPicker {
   // One of `candidates` (closed blocks of one die with an invalid page, in
   // block order; never empty); valid[i] is the valid-page count of
   // candidates[i]; `closed_at` is indexed by block; `now` is the sequence
-  // number of the next page program.
+  // number of the next page program. The policy's definition over listed
+  // blocks: the page FTL finds the same victim through an index kept per
+  // policy (page_ftl.h), and its tests check it against this.
   uint32_t pick(const std::vector<uint32_t>& candidates, const std::vector<uint16_t>& valid,
                 const BigTable<uint64_t>& closed_at, uint64_t now);
   // Random and d-choice only: the rank of the victim among `n` candidates
@@ -65,6 +68,14 @@ class VictimPicker {
     }
     return best;
   }
+  // Cost-benefit's order of two blocks of `valid_a` and `valid_b` valid
+  // pages (of pages_per_block), closed `age_a` and `age_b` pages ago: +1 if
+  // a scores higher, -1 if b does, 0 if they tie. Exact, by cross-
+  // multiplying in 128 bits ((age + 1) < 2^65 times two page counts < 2^16
+  // each), where a floating-point score would round: the same order on
+  // every machine, however old the blocks.
+  static int cost_benefit_order(uint64_t age_a, uint32_t valid_a, uint64_t age_b, uint32_t valid_b,
+                                uint32_t pages_per_block);
   // Whether draw() serves this policy.
   bool draws() const { return policy_ == GcPolicy::Random || policy_ == GcPolicy::DChoice; }
 

@@ -214,13 +214,8 @@ bool PageFtl::collect_in(uint32_t die, bool finish, FtlWork& work) {
             die, uint32_t(picker_.draw(n, [&](size_t k) { return blocks_[reclaimable_.nth(die, uint32_t(k))].valid; })));
     } else if (!oldest_.empty()) {  // fifo: closed longest ago (then the lowest id), as pick() would choose
       if (!oldest_[die].empty()) victim = oldest_[die].begin()->second;
-    } else {
-      closed_blocks(die, true);
-      if (!scratch_.empty()) {
-        scratch_valid_.clear();
-        for (uint32_t b : scratch_) scratch_valid_.push_back(blocks_[b].valid);
-        victim = picker_.pick(scratch_, scratch_valid_, closed_at_, seq_);
-      }
+    } else {  // cost-benefit: the best of each valid count's oldest
+      victim = cost_benefit_victim(die);
     }
     if (victim == kNone) return false;  // every closed block is fully valid
     ++(kLane ? lane_->victims : victims_);
@@ -279,6 +274,29 @@ bool PageFtl::collect_in(uint32_t die, bool finish, FtlWork& work) {
   return true;
 }
 
+uint32_t PageFtl::cost_benefit_victim(uint32_t die) {
+  // An empty block at once (the lowest id), else the best score of the
+  // buckets' oldest blocks, ties to the lowest id: pick()'s choice among
+  // the die's listed blocks (bucket_oldest.h says why).
+  auto oldest = [&](uint32_t v) {
+    return bucket_oldest_.oldest(die, v, [&](auto&& each) {
+      for (uint32_t b = dies_[die].bucket_head[v]; b != kNone; b = blocks_[b].next) each(b);
+    });
+  };
+  uint32_t best = oldest(0);
+  if (best != kNone) return best;
+  for (uint32_t v = bucket_oldest_.next_occupied(die, 1); v < geo_.pages_per_block;
+       v = bucket_oldest_.next_occupied(die, v + 1)) {
+    const uint32_t b = oldest(v);
+    if (b == kNone) continue;
+    const int order = best == kNone ? 1
+                                    : VictimPicker::cost_benefit_order(seq_ - closed_at_[b], v, seq_ - closed_at_[best],
+                                                                       blocks_[best].valid, geo_.pages_per_block);
+    if (order > 0 || (order == 0 && b < best)) best = b;
+  }
+  return best;
+}
+
 void PageFtl::begin_victim(uint32_t die, uint32_t victim, bool wear_levelling, FtlWork& work) {
   Die& d = dies_[die];
   bucket_remove(victim);
@@ -300,7 +318,7 @@ bool PageFtl::level_wear(uint32_t die, FtlWork& work) {
   // one before the cold block comes back): otherwise later, still pending.
   if (d.victim != kNone || d.free_blocks.size() < 2) return false;
   d.wl_pending = false;
-  closed_blocks(die, false);
+  closed_blocks(die);
   const uint32_t cold = wl_.pick_cold(die, scratch_);
   if (cold == kNone) return false;
   begin_victim(die, cold, true, work);
@@ -328,11 +346,11 @@ bool PageFtl::background(FtlWork& work) {
   return false;
 }
 
-void PageFtl::closed_blocks(uint32_t die, bool reclaimable) {
+void PageFtl::closed_blocks(uint32_t die) {
   scratch_.clear();
   const uint32_t first = die * geo_.blocks_per_die();
   for (uint32_t b = first; b < first + geo_.blocks_per_die(); ++b)
-    if (reclaimable ? is_reclaimable(b) : blocks_[b].state == BlockState::Closed) scratch_.push_back(b);
+    if (blocks_[b].state == BlockState::Closed) scratch_.push_back(b);
 }
 
 std::vector<FtlStat> PageFtl::extra_stats() const {
@@ -367,7 +385,15 @@ void PageFtl::invalidate(uint32_t ppn) {
     bucket_unlink(b);
     --blocks_[b].valid;
     bucket_link(b);
-    if (was_full && indexed_) mark_reclaimable(b, true);  // it has an invalid page now
+    if (indexed_) {
+      if (was_full) {
+        mark_reclaimable(b, true);  // it has an invalid page now
+      } else if (!bucket_oldest_.empty()) {  // cost-benefit: from one valid count's bucket to the next
+        const uint32_t die = b / geo_.blocks_per_die();
+        bucket_oldest_.left(die, blocks_[b].valid + 1u, b);
+        bucket_oldest_.entered(die, blocks_[b].valid, b);
+      }
+    }
   } else {
     --blocks_[b].valid;
   }
@@ -413,6 +439,13 @@ void PageFtl::bucket_unlink(uint32_t block) {
 
 void PageFtl::mark_reclaimable(uint32_t block, bool in) {
   if (!reclaimable_.empty()) reclaimable_.add(block, in ? +1 : -1);
+  if (!bucket_oldest_.empty()) {
+    const uint32_t die = block / geo_.blocks_per_die();
+    if (in)
+      bucket_oldest_.entered(die, blocks_[block].valid, block);
+    else
+      bucket_oldest_.left(die, blocks_[block].valid, block);
+  }
   if (!oldest_.empty()) {
     auto& by_age = oldest_[block / geo_.blocks_per_die()];
     if (in)
@@ -423,10 +456,11 @@ void PageFtl::mark_reclaimable(uint32_t block, bool in) {
 }
 
 void PageFtl::rebuild_reclaimable() {
-  indexed_ = picker_.draws() || picker_.policy() == GcPolicy::Fifo;
+  indexed_ = picker_.policy() != GcPolicy::Greedy;
   if (!indexed_) return;
   if (picker_.draws()) reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
   if (picker_.policy() == GcPolicy::Fifo) oldest_.assign(geo_.dies(), {});
+  if (picker_.policy() == GcPolicy::CostBenefit) bucket_oldest_.reset(geo_.dies(), geo_.pages_per_block, &closed_at_);
   for (uint32_t b = 0; b < geo_.blocks(); ++b)
     if (is_reclaimable(b)) mark_reclaimable(b, true);
 }
@@ -470,6 +504,24 @@ void PageFtl::check_consistency() const {
            std::to_string(open) + " write points), " + std::to_string(closed) + " closed (" + std::to_string(listed) +
            " in buckets), " + std::to_string(states[3]) + " victims");
     if (!indexed_) continue;
+    if (!bucket_oldest_.empty()) {  // cost-benefit: each bucket's front is its oldest members, in order
+      for (uint32_t v = 0; v < geo_.pages_per_block; ++v) {
+        std::vector<uint32_t> members;
+        for (uint32_t b = die.bucket_head[v]; b != kNone; b = blocks_[b].next) members.push_back(b);
+        std::sort(members.begin(), members.end(),
+                  [&](uint32_t a, uint32_t b) { return bucket_oldest_.older(v, a, b); });
+        bool complete = false;
+        const std::vector<uint32_t> front = bucket_oldest_.front(d, v, complete);
+        // (Not complete may still hold them all: the last one beyond may have left.)
+        if (front.size() > members.size() || !std::equal(front.begin(), front.end(), members.begin()) ||
+            (complete && front.size() != members.size()) ||
+            (!members.empty() && bucket_oldest_.next_occupied(d, v) != v))
+          fail("oldest blocks of die " + std::to_string(d) + "'s bucket " + std::to_string(v) + ": " +
+               std::to_string(front.size()) + " kept" + (complete ? " (all)" : "") + ", " +
+               std::to_string(members.size()) + " in it, or out of order");
+      }
+      continue;
+    }
     // The kept index holds the die's reclaimable blocks: each at its rank
     // (random, d-choice), each under its closing time (fifo).
     uint32_t n = 0;

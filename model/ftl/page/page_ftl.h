@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "model/ftl/big_table.h"
+#include "model/ftl/page/bucket_oldest.h"
 #include "model/ftl/ftl.h"
 #include "model/ftl/page/gc_policy.h"
 #include "model/ftl/page/rank_index.h"
@@ -125,13 +126,15 @@ class PageFtl : public Ftl {
   bool collect(uint32_t die, bool finish, FtlWork& work);
   template <bool kLane>
   bool collect_in(uint32_t die, bool finish, FtlWork& work);  // collect(), within a bulk write's thread or not
+  // Cost-benefit's victim on `die` through bucket_oldest_ (kNone: nothing reclaimable).
+  uint32_t cost_benefit_victim(uint32_t die);
   // Make `block` (closed) the die's victim.
   void begin_victim(uint32_t die, uint32_t block, bool wear_levelling, FtlWork& work);
   // Static wear levelling: move the die's coldest closed block if the spread
   // calls for it and the die has room. True if it moved one.
   bool level_wear(uint32_t die, FtlWork& work);
-  // The die's closed blocks (with an invalid page only, if `reclaimable`) into scratch_.
-  void closed_blocks(uint32_t die, bool reclaimable);
+  // The die's closed blocks into scratch_ (static wear levelling's candidates).
+  void closed_blocks(uint32_t die);
   // What GC can take from: closed, with an invalid page.
   bool is_reclaimable(uint32_t block) const {
     return blocks_[block].state == BlockState::Closed && blocks_[block].valid < geo_.pages_per_block;
@@ -139,13 +142,13 @@ class PageFtl : public Ftl {
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);
   // A closed block into (out of) its valid count's bucket and, if it has an
-  // invalid page, the kept index (reclaimable_ or oldest_); link/unlink: the
-  // bucket list only.
+  // invalid page, the kept index (reclaimable_, oldest_ or bucket_oldest_);
+  // link/unlink: the bucket list only.
   void bucket_insert(uint32_t block);
   void bucket_remove(uint32_t block);
   void bucket_link(uint32_t block);
   void bucket_unlink(uint32_t block);
-  // reclaimable_ and oldest_ from the blocks' states (after a saved state is loaded).
+  // The kept index from the blocks' states (after a saved state is loaded).
   void rebuild_reclaimable();
   // `block` becomes (stops being) reclaimable: into (out of) the kept index.
   void mark_reclaimable(uint32_t block, bool in);
@@ -192,17 +195,18 @@ class PageFtl : public Ftl {
   VictimPicker picker_;          // non-greedy victim policies
   // The dies' reclaimable blocks (closed, with an invalid page), kept for
   // the policies that would otherwise list them at every pick: by rank in
-  // block order (random, d-choice), by (closed_at, block) (fifo); empty else.
+  // block order (random, d-choice), by (closed_at, block) (fifo), the oldest
+  // of each valid count (cost-benefit); empty else.
   RankIndex reclaimable_;
   std::vector<std::set<std::pair<uint64_t, uint32_t>>> oldest_;
-  bool indexed_ = false;         // one of the two is kept (a flag: the hot path tests one bool)
+  BucketOldest bucket_oldest_;
+  bool indexed_ = false;         // one of the three is kept (a flag: the hot path tests one bool)
   WearLeveler wl_;
   bool separate_ = true;         // GC copies go to their own open block
   uint32_t bg_threshold_ = 0;    // background GC while a die has fewer free blocks
   uint64_t seq_ = 0;             // pages programmed so far: the clock of block ages
   BigTable<uint64_t> closed_at_;     // per block: seq_ when it was closed
   std::vector<uint32_t> scratch_;
-  std::vector<uint16_t> scratch_valid_;  // the valid counts of scratch_'s blocks (for the victim picker)
   uint32_t bg_cursor_ = 0;       // die the next background slice looks at first
   uint64_t victims_ = 0, victim_valid_ = 0, bg_runs_ = 0, bg_pages_ = 0;
   uint64_t parallel_batches_ = 0;

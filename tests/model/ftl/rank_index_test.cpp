@@ -3,8 +3,8 @@
 // (the k-th is the k-th of the list), the picker's draw by rank against its
 // pick from the listed candidates (the same victims for the same seed), and
 // a saved drive state loaded into a new FTL, which rebuilds the index (and
-// fifo's index by age): it then picks the same victims as the FTL that
-// saved it.
+// fifo's index by age, cost-benefit's oldest blocks of each valid count): it
+// then picks the same victims as the FTL that saved it.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -74,7 +74,7 @@ TEST(VictimDraw, ByRankPicksWhatTheListedCandidatesGive) {
 }
 
 TEST(VictimDraw, ALoadedStateRebuildsTheIndexAndPicksTheSameVictims) {
-  for (const char* policy : {"random", "d-choice", "fifo"}) {  // (fifo: its index by age)
+  for (const char* policy : {"random", "d-choice", "fifo", "cost-benefit"}) {  // (fifo, cost-benefit: by age)
     ftl_test::Case c{policy, "page", {}};
     FtlParams params = ftl_test::small_params(c);
     params.options.text["ftl.gc.policy"] = policy;

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "model/ftl/big_table.h"
-#include "model/ftl/page/bucket_oldest.h"
 #include "model/ftl/ftl.h"
+#include "model/ftl/page/bucket_oldest.h"
 #include "model/ftl/page/gc_policy.h"
 #include "model/ftl/page/rank_index.h"
 #include "model/ftl/page/wear_leveling.h"

@@ -184,9 +184,7 @@ void PageFtl::open_block(uint32_t die, bool for_gc, WritePoint& wp, FtlWork& wor
   if (wp.block != kNone) close_block(wp.block);
   if (d.free_blocks.empty()) throw std::logic_error("page FTL: die " + std::to_string(die) + " has no free block");
   if (wl_.dynamic()) {
-    const size_t i = wl_.pick_free(d.free_blocks);
-    wp.block = d.free_blocks[i];
-    d.free_blocks.erase(d.free_blocks.begin() + std::ptrdiff_t(i));
+    wp.block = wl_.take_free(die, d.free_blocks);
   } else {
     wp.block = d.free_blocks.front();
     d.free_blocks.pop_front();
@@ -267,6 +265,7 @@ bool PageFtl::collect_in(uint32_t die, bool finish, FtlWork& work) {
   work.add({FlashOp::Kind::Erase, Ppn(first), true, -1, true});
   blocks_[victim].state = BlockState::Free;
   d.free_blocks.push_back(victim);
+  if (wl_.dynamic()) wl_.freed(die, victim);
   d.victim = kNone;
   ++(d.victim_wl ? wl_.moves : stats.gc_runs);
   d.victim_wl = false;
@@ -456,6 +455,8 @@ void PageFtl::mark_reclaimable(uint32_t block, bool in) {
 }
 
 void PageFtl::rebuild_reclaimable() {
+  if (wl_.dynamic())
+    for (uint32_t d = 0; d < geo_.dies(); ++d) wl_.count_free(d, dies_[d].free_blocks);
   indexed_ = picker_.policy() != GcPolicy::Greedy;
   if (!indexed_) return;
   if (picker_.draws()) reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());

@@ -148,7 +148,8 @@ class PageFtl : public Ftl {
   void bucket_remove(uint32_t block);
   void bucket_link(uint32_t block);
   void bucket_unlink(uint32_t block);
-  // The kept index from the blocks' states (after a saved state is loaded).
+  // The kept index from the blocks' states, and dynamic wear levelling's
+  // count of the free blocks (on a new drive, after a saved state is loaded).
   void rebuild_reclaimable();
   // `block` becomes (stops being) reclaimable: into (out of) the kept index.
   void mark_reclaimable(uint32_t block, bool in);

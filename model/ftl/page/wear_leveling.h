@@ -5,7 +5,12 @@
 // Dynamic (`ftl.wl.dynamic`): a die opens the free block with the lowest
 // erase count (the longest-free one on ties) instead of the longest-free one.
 // Blocks being written are then evened out, but a block holding data that is
-// never rewritten is never erased, so it stays behind.
+// never rewritten is never erased, so it stays behind. The free blocks' erase
+// counts are kept counted per die, so the look for the block stops at the
+// first free block of the lowest count (the longest-free of them): with
+// 4-page blocks a die opens a block every few writes, and looking at every
+// free block each time made `used` of 8 dies of 4096 blocks take 2.4 s
+// against greedy's 0.1 s.
 //
 // Static (`ftl.wl.threshold` = T > 0): when a die's erase-count spread (most
 // worn block less least worn) exceeds T, the FTL moves the valid data of its
@@ -16,6 +21,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <vector>
 
 #include "model/nand/flash_media.h"
@@ -28,8 +34,14 @@ class WearLeveler {
   bool dynamic() const { return dynamic_; }
   bool static_on() const { return threshold_ > 0; }
 
-  // Dynamic: the position in `free_blocks` of the block to open next.
-  size_t pick_free(const std::deque<uint32_t>& free_blocks) const;
+  // Dynamic: the block to open next, taken out of `free_blocks` (the free
+  // blocks of `die`, longest-free first; not empty).
+  uint32_t take_free(uint32_t die, std::deque<uint32_t>& free_blocks);
+  // Dynamic: `block` (erased) has joined the die's free blocks.
+  void freed(uint32_t die, uint32_t block) { ++free_counts_[die][count(block)]; }
+  // Dynamic: count the die's free blocks afresh (once they were set whole:
+  // a new drive, a loaded state, a modelled steady state).
+  void count_free(uint32_t die, const std::deque<uint32_t>& free_blocks);
 
   // Static: `block` of `die` was erased; true when the die's spread may now
   // exceed the threshold (then ask pick_cold). Cheap: the least erase count
@@ -55,6 +67,7 @@ class WearLeveler {
   bool dynamic_;
   uint32_t threshold_;
   std::vector<uint32_t> max_, min_;  // per die: most erases, a lower bound of the fewest
+  std::vector<std::map<uint32_t, uint32_t>> free_counts_;  // per die: erase count -> free blocks with it (dynamic)
 };
 
 }  // namespace ssd::ftl

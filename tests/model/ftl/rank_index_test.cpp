@@ -3,8 +3,9 @@
 // (the k-th is the k-th of the list), the picker's draw by rank against its
 // pick from the listed candidates (the same victims for the same seed), and
 // a saved drive state loaded into a new FTL, which rebuilds the index (and
-// fifo's index by age, cost-benefit's oldest blocks of each valid count): it
-// then picks the same victims as the FTL that saved it.
+// fifo's index by age, cost-benefit's oldest blocks of each valid count,
+// dynamic wear levelling's count of the free blocks): it then picks the same
+// victims and opens the same blocks as the FTL that saved it.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -74,10 +75,13 @@ TEST(VictimDraw, ByRankPicksWhatTheListedCandidatesGive) {
 }
 
 TEST(VictimDraw, ALoadedStateRebuildsTheIndexAndPicksTheSameVictims) {
-  for (const char* policy : {"random", "d-choice", "fifo", "cost-benefit"}) {  // (fifo, cost-benefit: by age)
+  // (fifo, cost-benefit: by age; greedy with dynamic wear levelling: its
+  // count of the free blocks' erase counts.)
+  for (const char* policy : {"random", "d-choice", "fifo", "cost-benefit", "greedy"}) {
     ftl_test::Case c{policy, "page", {}};
     FtlParams params = ftl_test::small_params(c);
     params.options.text["ftl.gc.policy"] = policy;
+    if (std::string(policy) == "greedy") params.options.number["ftl.wl.dynamic"] = 1;
     FlashMedia media_a(ftl_test::small_geometry(), false), media_b(ftl_test::small_geometry(), false);
     std::unique_ptr<Ftl> a = FtlRegistry::instance().create("page", params, media_a);
     FtlWork work;

@@ -77,7 +77,7 @@ PageFtl::PageFtl(const FtlParams& p, FlashMedia& media)
     dies_[d].bucket_head.assign(geo_.pages_per_block + 1, kNone);
     for (uint32_t b = 0; b < geo_.blocks_per_die(); ++b) dies_[d].free_blocks.push_back(geo_.block(DieId(d), b).v);
   }
-  rebuild_reclaimable();
+  rebuild_indexes();
 }
 
 void PageFtl::read(Lpn lpn, FtlWork& work) {
@@ -454,7 +454,7 @@ void PageFtl::mark_reclaimable(uint32_t block, bool in) {
   }
 }
 
-void PageFtl::rebuild_reclaimable() {
+void PageFtl::rebuild_indexes() {
   if (wl_.dynamic())
     for (uint32_t d = 0; d < geo_.dies(); ++d) wl_.count_free(d, dies_[d].free_blocks);
   indexed_ = picker_.policy() != GcPolicy::Greedy;
@@ -575,7 +575,7 @@ bool PageFtl::checkpoint(Checkpoint& c) {
   c.value(bg_runs_);
   c.value(bg_pages_);
   if (c.loading() && cursor_.die >= geo_.dies()) c.fail("die cursor beyond the dies");
-  if (c.loading()) rebuild_reclaimable();  // (derived from the blocks: not in the file)
+  if (c.loading()) rebuild_indexes();  // (derived from the blocks: not in the file)
   return true;
 }
 

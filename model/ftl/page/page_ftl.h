@@ -148,9 +148,10 @@ class PageFtl : public Ftl {
   void bucket_remove(uint32_t block);
   void bucket_link(uint32_t block);
   void bucket_unlink(uint32_t block);
-  // The kept index from the blocks' states, and dynamic wear levelling's
-  // count of the free blocks (on a new drive, after a saved state is loaded).
-  void rebuild_reclaimable();
+  // What is derived from the blocks' states and free lists: the kept victim
+  // index and dynamic wear levelling's count of the free blocks (on a new
+  // drive, after a saved state is loaded, after a modelled steady state).
+  void rebuild_indexes();
   // `block` becomes (stops being) reclaimable: into (out of) the kept index.
   void mark_reclaimable(uint32_t block, bool in);
 

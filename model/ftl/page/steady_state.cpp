@@ -129,7 +129,6 @@ bool PageFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)
     }
     die_valid_[die] = share;
     for (uint32_t j = closed; j < blocks; ++j) d.free_blocks.push_back(geo_.block(DieId(die), j).v);
-    if (wl_.dynamic()) wl_.count_free(die, d.free_blocks);
   }
   // The mapping table, from the reverse one. Written as the slots are dealt,
   // each entry was a store to a random place of a table of 4 bytes per user
@@ -148,6 +147,7 @@ bool PageFtl::steady_state(uint64_t seed, const std::function<uint64_t(uint64_t)
       if (at < width) window[at] = uint32_t(ppn);
     }
   }
+  rebuild_indexes();  // (the free lists were set whole)
   return true;
 }
 

@@ -317,8 +317,7 @@ bool PageFtl::level_wear(uint32_t die, FtlWork& work) {
   // one before the cold block comes back): otherwise later, still pending.
   if (d.victim != kNone || d.free_blocks.size() < 2) return false;
   d.wl_pending = false;
-  closed_blocks(die);
-  const uint32_t cold = wl_.pick_cold(die, scratch_);
+  const uint32_t cold = wl_.pick_cold(die);
   if (cold == kNone) return false;
   begin_victim(die, cold, true, work);
   collect(die, true, work);  // moves it whole and erases it (which checks the spread again)
@@ -343,13 +342,6 @@ bool PageFtl::background(FtlWork& work) {
     return true;
   }
   return false;
-}
-
-void PageFtl::closed_blocks(uint32_t die) {
-  scratch_.clear();
-  const uint32_t first = die * geo_.blocks_per_die();
-  for (uint32_t b = first; b < first + geo_.blocks_per_die(); ++b)
-    if (blocks_[b].state == BlockState::Closed) scratch_.push_back(b);
 }
 
 std::vector<FtlStat> PageFtl::extra_stats() const {
@@ -409,11 +401,13 @@ void PageFtl::close_block(uint32_t block) {
 
 void PageFtl::bucket_insert(uint32_t block) {
   if (indexed_ && is_reclaimable(block)) mark_reclaimable(block, true);
+  wl_.closed(block / geo_.blocks_per_die(), block, true);
   bucket_link(block);
 }
 
 void PageFtl::bucket_remove(uint32_t block) {
   if (indexed_ && is_reclaimable(block)) mark_reclaimable(block, false);
+  wl_.closed(block / geo_.blocks_per_die(), block, false);
   bucket_unlink(block);
 }
 
@@ -457,6 +451,7 @@ void PageFtl::mark_reclaimable(uint32_t block, bool in) {
 void PageFtl::rebuild_indexes() {
   if (wl_.dynamic())
     for (uint32_t d = 0; d < geo_.dies(); ++d) wl_.count_free(d, dies_[d].free_blocks);
+  wl_.index([this](uint32_t b) { return blocks_[b].state == BlockState::Closed; });
   indexed_ = picker_.policy() != GcPolicy::Greedy;
   if (!indexed_) return;
   if (picker_.draws()) reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
@@ -539,6 +534,7 @@ void PageFtl::check_consistency() const {
       fail("index of die " + std::to_string(d) + ": " + std::to_string(kept) + " blocks, " + std::to_string(n) +
            " reclaimable");
   }
+  if (const char* off = wl_.check([this](uint32_t b) { return blocks_[b].state == BlockState::Closed; })) fail(off);
 }
 
 bool PageFtl::checkpoint(Checkpoint& c) {

@@ -133,8 +133,6 @@ class PageFtl : public Ftl {
   // Static wear levelling: move the die's coldest closed block if the spread
   // calls for it and the die has room. True if it moved one.
   bool level_wear(uint32_t die, FtlWork& work);
-  // The die's closed blocks into scratch_ (static wear levelling's candidates).
-  void closed_blocks(uint32_t die);
   // What GC can take from: closed, with an invalid page.
   bool is_reclaimable(uint32_t block) const {
     return blocks_[block].state == BlockState::Closed && blocks_[block].valid < geo_.pages_per_block;
@@ -149,8 +147,9 @@ class PageFtl : public Ftl {
   void bucket_link(uint32_t block);
   void bucket_unlink(uint32_t block);
   // What is derived from the blocks' states and free lists: the kept victim
-  // index and dynamic wear levelling's count of the free blocks (on a new
-  // drive, after a saved state is loaded, after a modelled steady state).
+  // index, dynamic wear levelling's count of the free blocks and static wear
+  // levelling's erase-count index (on a new drive, after a saved state is
+  // loaded, after a modelled steady state).
   void rebuild_indexes();
   // `block` becomes (stops being) reclaimable: into (out of) the kept index.
   void mark_reclaimable(uint32_t block, bool in);
@@ -208,7 +207,6 @@ class PageFtl : public Ftl {
   uint32_t bg_threshold_ = 0;    // background GC while a die has fewer free blocks
   uint64_t seq_ = 0;             // pages programmed so far: the clock of block ages
   BigTable<uint64_t> closed_at_;     // per block: seq_ when it was closed
-  std::vector<uint32_t> scratch_;
   uint32_t bg_cursor_ = 0;       // die the next background slice looks at first
   uint64_t victims_ = 0, victim_valid_ = 0, bg_runs_ = 0, bg_pages_ = 0;
   uint64_t parallel_batches_ = 0;

@@ -33,21 +33,19 @@ void WearLeveler::count_free(uint32_t die, const std::deque<uint32_t>& free_bloc
 }
 
 bool WearLeveler::erased(uint32_t die, uint32_t block) {
+  counts_[die].set(block - die * geo_.blocks_per_die(), count(block));
   if (count(block) > max_[die]) max_[die] = count(block);
   if (max_[die] - min_[die] <= threshold_) return false;
   // Counts only grow, so min_ stays a lower bound; refresh it.
-  const uint32_t first = die * geo_.blocks_per_die();
-  uint32_t least = UINT32_MAX;
-  for (uint32_t b = first; b < first + geo_.blocks_per_die(); ++b) least = std::min(least, count(b));
-  min_[die] = least;
-  return max_[die] - least > threshold_;
+  min_[die] = counts_[die].least();
+  return max_[die] - min_[die] > threshold_;
 }
 
-uint32_t WearLeveler::pick_cold(uint32_t die, const std::vector<uint32_t>& closed) {
-  uint32_t best = UINT32_MAX;
-  for (uint32_t b : closed)
-    if (best == UINT32_MAX || count(b) < count(best)) best = b;
-  if (best == UINT32_MAX || max_[die] - count(best) <= threshold_) return UINT32_MAX;
+uint32_t WearLeveler::pick_cold(uint32_t die) const {
+  const uint32_t i = closed_[die].first_least();
+  if (i == MinTree::kNone) return UINT32_MAX;
+  const uint32_t best = die * geo_.blocks_per_die() + i;
+  if (max_[die] - count(best) <= threshold_) return UINT32_MAX;
   return best;
 }
 

@@ -451,7 +451,7 @@ void PageFtl::mark_reclaimable(uint32_t block, bool in) {
 void PageFtl::rebuild_indexes() {
   if (wl_.dynamic())
     for (uint32_t d = 0; d < geo_.dies(); ++d) wl_.count_free(d, dies_[d].free_blocks);
-  wl_.index([this](uint32_t b) { return blocks_[b].state == BlockState::Closed; });
+  wl_.index([this](uint32_t b) { return is_closed(b); });
   indexed_ = picker_.policy() != GcPolicy::Greedy;
   if (!indexed_) return;
   if (picker_.draws()) reclaimable_.reset(geo_.dies(), geo_.blocks_per_die());
@@ -534,7 +534,7 @@ void PageFtl::check_consistency() const {
       fail("index of die " + std::to_string(d) + ": " + std::to_string(kept) + " blocks, " + std::to_string(n) +
            " reclaimable");
   }
-  if (const char* off = wl_.check([this](uint32_t b) { return blocks_[b].state == BlockState::Closed; })) fail(off);
+  if (const char* off = wl_.check([this](uint32_t b) { return is_closed(b); })) fail(off);
 }
 
 bool PageFtl::checkpoint(Checkpoint& c) {

@@ -133,9 +133,10 @@ class PageFtl : public Ftl {
   // Static wear levelling: move the die's coldest closed block if the spread
   // calls for it and the die has room. True if it moved one.
   bool level_wear(uint32_t die, FtlWork& work);
+  bool is_closed(uint32_t block) const { return blocks_[block].state == BlockState::Closed; }
   // What GC can take from: closed, with an invalid page.
   bool is_reclaimable(uint32_t block) const {
-    return blocks_[block].state == BlockState::Closed && blocks_[block].valid < geo_.pages_per_block;
+    return is_closed(block) && blocks_[block].valid < geo_.pages_per_block;
   }
   void invalidate(uint32_t ppn);
   void close_block(uint32_t block);

@@ -79,21 +79,26 @@ void RaidFrontend::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time
   cmd.completes = done;
   if (reached > 1) ++split_;
   if (cmd.op == HostOp::Read) {
-    // Each host piece is ready when its member has all of it in DRAM.
+    // Each host piece streams as its member has it in DRAM, at the member's
+    // own granularity (a page), as a single drive's read does: the chip
+    // relays Data FISes, it does not hold a piece until all of it is in.
     cmd.ready.clear();
     cmd.content.clear();
-    uint64_t at_end = 0;
+    uint64_t at_end = 0;  // host bytes of the command before this piece
     for (const Piece& p : pieces) {
       const HostCommand& s = sub[p.m];
       const uint64_t from = p.mem - s.offset, to = from + p.len;
-      sc_core::sc_time ready = start;
+      sc_core::sc_time at = start;
       uint64_t begin = 0;
       for (const auto& r : s.ready) {
-        if (r.end > from && begin < to) ready = std::max(ready, r.at);
+        if (r.end > from && begin < to) {
+          at = std::max(start, r.at);
+          cmd.ready.push_back({at_end + std::min(r.end, to) - from, at});
+        }
         begin = r.end;
       }
       at_end += p.len;
-      cmd.ready.push_back({at_end, ready});
+      if (cmd.ready.empty() || cmd.ready.back().end < at_end) cmd.ready.push_back({at_end, at});  // (a member that said less)
     }
     // What each host page held (content checks), in host order, as host LPNs.
     if (!pieces.empty() && !sub[pieces.front().m].content.empty())

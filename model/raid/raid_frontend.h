@@ -13,8 +13,10 @@
 // issues each, in the order they came, when enough of the member's earlier
 // ones have completed (as answered: a postponed write-through program of
 // nand.suspend is not waited for).
-// Reads stream back in host order, each stripe piece when its member has
-// it in DRAM. Content checks see host LPNs (member LPNs are translated).
+// Reads stream back in host order, each page of a stripe piece when its
+// member has it in DRAM, as from a single drive: the chip relays Data FISes
+// and holds only what comes ahead of its turn, never a whole piece before
+// forwarding it. Content checks see host LPNs (member LPNs are translated).
 //
 //   sata.controller ==> raid.host   raid.member[0..N-1] ==> controller.host
 

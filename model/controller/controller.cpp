@@ -19,6 +19,7 @@ ftl::FtlParams ftl_params(const SimConfig& cfg) {
   p.gc_threshold = cfg.gc_threshold;
   p.map_entry_bytes = cfg.dram.map_entry_bytes;
   p.dram_bytes = cfg.dram.size - cfg.dram.write_cache;
+  p.sram_buffer_bytes = cfg.sram_write_buffer;
   p.options = cfg.ftl_options;
   p.cycles = cfg.cpu.ftl;
   p.seed = cfg.seed;
@@ -61,7 +62,7 @@ Controller::Controller(sc_core::sc_module_name name, const SimConfig& cfg)
       log_(log::get(this->name())), cpu_("cpu", cfg.cpu),
       media_(fgeo_, cfg.track_content),
       ftl_(ftl::FtlRegistry::instance().create(cfg.ftl_name, ftl_params_, media_)),
-      cache_(cfg.dram.size ? cfg.dram.write_cache / cfg.nand.host_page() : 0, fgeo_.dies()) {
+      cache_((cfg.dram.size ? cfg.dram.write_cache : cfg.sram_write_buffer) / cfg.nand.host_page(), fgeo_.dies()) {
   // (An FTL without FtlTableBytes, checked now it is built; first, as the
   // destructor does not run if this throws.)
   if (const std::string why = dram_shortfall(cfg, ftl_->map_bytes()); !why.empty())

@@ -153,6 +153,7 @@ struct FtlParams {
   uint32_t gc_threshold = 2;        // GC runs when a die has fewer free blocks than this
   uint32_t map_entry_bytes = 4;     // one mapping-table entry in DRAM
   uint64_t dram_bytes = 0;          // DRAM left for the FTL after the write cache (0: DRAM-less)
+  uint64_t sram_buffer_bytes = 0;   // DRAM-less: controller SRAM the write buffer takes from the FTL's tables
   FtlCycleCosts cycles;
   FtlOptions options;               // the FTL's own declared options
   uint64_t seed = 1;                // --seed: for FTLs that draw random numbers (reproducible runs)

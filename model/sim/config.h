@@ -213,6 +213,10 @@ struct SimConfig {
   // firmware that runs its merges in one thread, as the JMicron JMF602's
   // drive-wide stalls suggest; otherwise merges on different dies overlap.
   bool serial_gc = false;
+  // Bytes of user-data write buffer in controller SRAM (controller.
+  // sram_write_buffer; DRAM-less controllers only): the DRAM write cache's
+  // rule (WriteCache) without its DRAM traffic. 0: write-through.
+  uint64_t sram_write_buffer = 0;
   bool trim = true;  // controller.trim: false = TRIM is accepted and ignored (no TRIM support)
   double ftl_op = 0.07;
   uint32_t gc_threshold = 2;

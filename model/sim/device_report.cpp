@@ -72,11 +72,15 @@ json ssd_member_report(const Controller& ctl, const DramBuffer& dram,
   dev["dies"] = dies;
   const ControllerCpu& cpu = ctl.cpu();
   dev["cpu"] = {{"utilisation", cpu.utilisation(active)}, {"cycles", cpu.cycles_run()}};
+  const uint64_t cache_bytes = ctl.write_cache().capacity() * cfg.nand.host_page();
   dev["dram"] = {{"utilisation", dram.utilisation(active)},
                  {"bytes", dram.bytes_moved()},
                  {"map_bytes", ctl.ftl().map_bytes()},
-                 {"write_cache_bytes", ctl.write_cache().capacity() * cfg.nand.host_page()},
-                 {"write_cache_read_hits", ctl.write_cache().hits()}};
+                 {"write_cache_bytes", cfg.dram.size ? cache_bytes : 0},
+                 {"write_cache_read_hits", cfg.dram.size ? ctl.write_cache().hits() : 0}};
+  // A DRAM-less controller's write buffer (controller.sram_write_buffer).
+  dev["sram"] = {{"write_buffer_bytes", cfg.dram.size ? 0 : cache_bytes},
+                 {"write_buffer_read_hits", cfg.dram.size ? 0 : ctl.write_cache().hits()}};
   return dev;
 }
 

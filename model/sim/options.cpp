@@ -333,6 +333,12 @@ void Options::build() {
     throw error("dram.write_cache", "larger than dram.size (" + text("dram.size") + ")");
   if (c.dram.write_cache && c.dram.write_cache < c.nand.host_page())
     throw error("dram.write_cache", "smaller than one page (" + std::to_string(c.nand.host_page()) + " B)");
+  c.sram_write_buffer = size("controller.sram_write_buffer");
+  if (c.sram_write_buffer && c.dram.size)
+    throw error("controller.sram_write_buffer",
+                "is a DRAM-less controller's (dram.size=0); with DRAM, writes are buffered in dram.write_cache");
+  if (c.sram_write_buffer && c.sram_write_buffer < c.nand.host_page())
+    throw error("controller.sram_write_buffer", "smaller than one page (" + std::to_string(c.nand.host_page()) + " B)");
 
   c.cpu.cores = uint32_t(count("cpu.cores", 1, 64));
   c.cpu.clock = frequency("cpu.clock");

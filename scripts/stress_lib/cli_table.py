@@ -120,6 +120,8 @@ def build_rows(specs, workdir):
         Row([f"--config={workdir}/good.ini", f"--timeseries={workdir}/good.ini"], "timeseries",
             note="an output over the config file read"),
         Row(["--dram.size=1k"], "dram.size", note="DRAM smaller than the mapping table"),
+        Row(["--controller.sram_write_buffer=64k"], "controller.sram_write_buffer",
+            note="an SRAM write buffer on a controller with DRAM"),
         Row(["--workload.bs=8k", "--workload.size=4k"], "workload.size", note="span smaller than bs"),
         Row(["--workload.offset=18446744073709551104B"], "workload.offset", note="offset + bs overflows"),
         Row(["--workload.offset=4k", "--workload.size=18446744073709547520B"], "workload.size",

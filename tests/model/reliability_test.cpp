@@ -309,6 +309,11 @@ TEST(Reliability, D15_BlktraceSkipBadResynchronises) {
 TEST(Reliability, D17_DramSmallerThanTheMappingTableIsRefused) {
   expect_bad("--dram.size=1m --workload.number_ios=1000", "option '--dram.size': 1048576 bytes of DRAM cannot hold");
   expect_bad(kSmall + "--dram.size=4k --dram.write_cache=4k", "option '--dram.size': 4096 bytes of DRAM cannot hold");
+  // An SRAM write buffer is a DRAM-less controller's; a page at least.
+  expect_bad(kSmall + "--controller.sram_write_buffer=64k",
+             "option '--controller.sram_write_buffer': is a DRAM-less controller's (dram.size=0)");
+  expect_bad(kSmall + "--dram.size=0 --controller.sram_write_buffer=2k",
+             "option '--controller.sram_write_buffer': smaller than one page");
 }
 
 TEST(Reliability, D17_TwoOutputsOnOnePathAreRefused) {
@@ -502,6 +507,11 @@ TEST(FtlConfig, PluginOptionOutOfRangeNamesTheOption) {
 TEST(FtlConfig, DftlMapCacheBeyondDramNamesTheOption) {
   expect_bad(kSmall + "--ftl.name=dftl --dram.size=1m --ftl.map_cache=2m", "option '--ftl.map_cache'");
   expect_bad(kSmall + "--ftl.name=dftl --dram.size=0 --ftl.map_cache=1m", "controller SRAM");
+  // The SRAM write buffer takes its share of that SRAM: a cache that fits
+  // alone no longer does.
+  run_ok(kSmall + "--ftl.name=dftl --dram.size=0 --ftl.map_cache=256k", "sram1");
+  expect_bad(kSmall + "--ftl.name=dftl --dram.size=0 --ftl.map_cache=256k --controller.sram_write_buffer=384k",
+             "less the write buffer's 393216");
 }
 
 }  // namespace reliability_test

@@ -178,6 +178,18 @@ TEST(IdleLatency, Read4kOnDramlessController) {
   EXPECT_EQ(r["read"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
 }
 
+TEST(IdleLatency, Write4kIntoSramWriteBufferCompletesWithoutDramTraffic) {
+  // A DRAM-less controller's SRAM write buffer: the DRAM write cache's rule,
+  // without the staging into DRAM (dram() steps) the cache's write pays.
+  auto r = ssdtest::simulate(drive({"--precondition=none", "--dram.size=0", "--controller.sram_write_buffer=16m",
+                                    "--workload.rw=randwrite", "--workload.bs=4k", "--workload.iodepth=1",
+                                    "--workload.number_ios=1"}));
+  const uint64_t expected = kCmd + ps_xfer(4096, kSata) + kDecode + kComplete;
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
+  EXPECT_EQ(r["device"]["sram"]["write_buffer_bytes"].get<uint64_t>(), 16u << 20);
+  EXPECT_EQ(r["device"]["dram"]["write_cache_bytes"].get<uint64_t>(), 0u);
+}
+
 // A source of fixed requests, for sequences the synthetic workload cannot make.
 class ListSource : public ssd::IoSource {
  public:
@@ -213,5 +225,39 @@ TEST(WriteCache, FlushCacheWaitsForTheDestage) {
   EXPECT_EQ(uint64_t(r["flush"]["lat_ns"]["max"].get<double>()), destage / kNs);
 }
 
-}  // namespace timing_test
+TEST(WriteCache, SramWriteBufferHoldsAPageUntilItsProgramEnds) {
+  // One page of SRAM buffer: the write completes at once; FLUSH CACHE waits
+  // for its destage, which runs as the DRAM cache's does (FlushCacheWaits-
+  // ForTheDestage) less the map entries' DRAM access.
+  const ssd::Options opts = ssdtest::parse(
+      drive({"--precondition=none", "--dram.size=0", "--controller.sram_write_buffer=4k"}));
+  ssd::Simulation sim(opts.config());
+  ssd::HostRequest w, f;
+  w.op = ssdtlm::HostOp::Write, w.offset = 0, w.bytes = 4096;
+  f.op = ssdtlm::HostOp::Flush, f.id = 1;
+  ListSource src({w, f});
+  sim.run(&src, 1);
+  auto r = sim.report();
+  const uint64_t write_lat = kCmd + ps_xfer(4096, kSata) + kDecode + kComplete;
+  const uint64_t destage = kComplete + kLookup + kUpdate + kFlashOp + ps_xfer(4096, kChannel) + kTprog;
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), write_lat / kNs);
+  EXPECT_EQ(uint64_t(r["flush"]["lat_ns"]["max"].get<double>()), destage / kNs);
+}
 
+TEST(WriteCache, FullSramWriteBufferMakesAWriteWaitForTheEarliestProgram) {
+  // Two 4 KiB writes at QD1 on one die into a one-page buffer: the second
+  // is admitted when the first's program ends, so it completes one
+  // completion step after that (its data and decode came long before).
+  auto r = ssdtest::simulate(drive({"--precondition=none", "--nand.channels=1", "--nand.dies_per_channel=1",
+                                    "--dram.size=0", "--controller.sram_write_buffer=4k", "--workload.rw=write",
+                                    "--workload.bs=4k", "--workload.iodepth=1", "--workload.number_ios=2"}));
+  const uint64_t first = kCmd + ps_xfer(4096, kSata) + kDecode + kComplete;
+  // The first's destage follows its completion step on the core.
+  const uint64_t released = first + kLookup + kUpdate + kFlashOp + ps_xfer(4096, kChannel) + kTprog;
+  const uint64_t second = released + kComplete - first;  // issued when the first completed
+  ASSERT_GT(released, first + kCmd + ps_xfer(4096, kSata) + kDecode);  // the wait is for the slot
+  EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), first / kNs);
+  EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), second / kNs);
+}
+
+}  // namespace timing_test

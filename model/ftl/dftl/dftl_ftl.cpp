@@ -33,13 +33,17 @@ DftlFtl::Sizing DftlFtl::sizing(const FtlParams& p) {
                                               std::to_string(entry) + " bytes)");
   const uint64_t gtd = s.tpages * entry;
   const bool sram = p.dram_bytes == 0;
-  const uint64_t room = sram ? kSramBytes : p.dram_bytes;
+  // (The SRAM write buffer's share: Options keeps it to DRAM-less drives.)
+  const uint64_t room = sram ? kSramBytes - std::min(kSramBytes, p.sram_buffer_bytes) : p.dram_bytes;
   if (want > room || gtd > room - want)
     throw FtlConfigError(
         "ftl.map_cache",
         "the map cache (" + std::to_string(want) + " bytes) and the translation directory (" + std::to_string(gtd) +
             " bytes) do not fit in " +
-            (sram ? "the controller SRAM of a DRAM-less drive (" + std::to_string(kSramBytes) + " bytes)"
+            (sram ? "the controller SRAM of a DRAM-less drive (" + std::to_string(kSramBytes) + " bytes" +
+                        (p.sram_buffer_bytes ? ", less the write buffer's " + std::to_string(p.sram_buffer_bytes)
+                                             : std::string()) +
+                        ")"
                   : "the DRAM left after the write cache (" + std::to_string(p.dram_bytes) + " bytes)"));
   // A cache larger than the whole table holds the whole table.
   s.capacity = std::min<uint64_t>(want / entry, user_pages);

@@ -31,7 +31,8 @@
 // state of random writes than with the streams apart.
 //
 // Without DRAM (dram.size = 0) the cache and the GTD live in controller SRAM,
-// which holds at most kSramBytes of them.
+// which holds at most kSramBytes of them, less what the controller's write
+// buffer takes (controller.sram_write_buffer).
 
 #include <vector>
 

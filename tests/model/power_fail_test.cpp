@@ -74,6 +74,16 @@ TEST(PowerFail, FullWriteCacheLosesWhatItHoldsInOneRange) {
   EXPECT_EQ(std::stoull(rows[1][0]) + pages * 4096, pf["acknowledged_writes"].get<uint64_t>() * 4096);
 }
 
+TEST(PowerFail, SramWriteBufferIsVolatileAsTheDramCacheIs) {
+  // A DRAM-less controller's 16-page SRAM write buffer, kept full by the
+  // stream: it loses what it holds, as the DRAM cache above does.
+  const auto j = cut("--workload.rw=write --dram.size=0 --controller.sram_write_buffer=64k", "sram");
+  const uint64_t pages = j["powerfail"]["lost_pages"].get<uint64_t>();
+  EXPECT_GE(pages, 15u);
+  EXPECT_LE(pages, 16u);
+  EXPECT_EQ(j["powerfail"]["lost_ranges"], 1);
+}
+
 TEST(PowerFail, CapacitorsThatOutlastTheDrainLoseNothing) {
   // 16 cached pages drain in 16 x 1.0024 ms < 17 ms of hold-up; 10 ms is not enough.
   EXPECT_EQ(cut("--workload.rw=write --dram.write_cache=64k --dram.plp=17ms", "plp")["powerfail"]["lost_pages"], 0);

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "model/host/fio_job.h"
 #include "model/ftl/ftl.h"
@@ -331,14 +332,15 @@ void Options::build() {
   check_time("dram.bandwidth", c.nand.host_page() / c.dram.bandwidth, kMaxDeviceTime, "one page transfer is ");
   if (c.dram.write_cache > c.dram.size)
     throw error("dram.write_cache", "larger than dram.size (" + text("dram.size") + ")");
-  if (c.dram.write_cache && c.dram.write_cache < c.nand.host_page())
-    throw error("dram.write_cache", "smaller than one page (" + std::to_string(c.nand.host_page()) + " B)");
   c.sram_write_buffer = size("controller.sram_write_buffer");
   if (c.sram_write_buffer && c.dram.size)
     throw error("controller.sram_write_buffer",
                 "is a DRAM-less controller's (dram.size=0); with DRAM, writes are buffered in dram.write_cache");
-  if (c.sram_write_buffer && c.sram_write_buffer < c.nand.host_page())
-    throw error("controller.sram_write_buffer", "smaller than one page (" + std::to_string(c.nand.host_page()) + " B)");
+  // A write buffer, in DRAM or in SRAM, holds whole pages.
+  for (const auto& [key, bytes] : {std::pair{"dram.write_cache", c.dram.write_cache},
+                                   std::pair{"controller.sram_write_buffer", c.sram_write_buffer}})
+    if (bytes && bytes < c.nand.host_page())
+      throw error(key, "smaller than one page (" + std::to_string(c.nand.host_page()) + " B)");
 
   c.cpu.cores = uint32_t(count("cpu.cores", 1, 64));
   c.cpu.clock = frequency("cpu.clock");

@@ -206,15 +206,22 @@ class ListSource : public ssd::IoSource {
   size_t i_ = 0;
 };
 
-TEST(WriteCache, FlushCacheWaitsForTheDestage) {
-  const ssd::Options opts = ssdtest::parse(drive({"--precondition=none", "--dram.write_cache=16m"}));
+// One 4 KiB write at LBA 0, then FLUSH CACHE once it completes (QD1), on
+// the timing drive with `extra`.
+nlohmann::json write_then_flush(std::vector<std::string> extra) {
+  extra.insert(extra.begin(), "--precondition=none");
+  const ssd::Options opts = ssdtest::parse(drive(std::move(extra)));
   ssd::Simulation sim(opts.config());
   ssd::HostRequest w, f;
   w.op = ssdtlm::HostOp::Write, w.offset = 0, w.bytes = 4096;
   f.op = ssdtlm::HostOp::Flush, f.id = 1;
   ListSource src({w, f});
   sim.run(&src, 1);
-  auto r = sim.report();
+  return sim.report();
+}
+
+TEST(WriteCache, FlushCacheWaitsForTheDestage) {
+  auto r = write_then_flush({"--dram.write_cache=16m"});
   // The write completes from DRAM; its completion runs first on the core,
   // then the FTL work, the NAND command and the program. FLUSH CACHE (issued
   // when the write completes) ends one completion after the program.
@@ -229,15 +236,7 @@ TEST(WriteCache, SramWriteBufferHoldsAPageUntilItsProgramEnds) {
   // One page of SRAM buffer: the write completes at once; FLUSH CACHE waits
   // for its destage, which runs as the DRAM cache's does (FlushCacheWaits-
   // ForTheDestage) less the map entries' DRAM access.
-  const ssd::Options opts = ssdtest::parse(
-      drive({"--precondition=none", "--dram.size=0", "--controller.sram_write_buffer=4k"}));
-  ssd::Simulation sim(opts.config());
-  ssd::HostRequest w, f;
-  w.op = ssdtlm::HostOp::Write, w.offset = 0, w.bytes = 4096;
-  f.op = ssdtlm::HostOp::Flush, f.id = 1;
-  ListSource src({w, f});
-  sim.run(&src, 1);
-  auto r = sim.report();
+  auto r = write_then_flush({"--dram.size=0", "--controller.sram_write_buffer=4k"});
   const uint64_t write_lat = kCmd + ps_xfer(4096, kSata) + kDecode + kComplete;
   const uint64_t destage = kComplete + kLookup + kUpdate + kFlashOp + ps_xfer(4096, kChannel) + kTprog;
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), write_lat / kNs);

@@ -84,6 +84,7 @@ class Options {
   void build_hdd(SimConfig& c) const;  // device, hdd.* (options_hdd.cpp)
   void build_compression(SimConfig& c) const;  // controller.compression (options_compression.cpp)
   void build_raid(SimConfig& c) const;  // raid.* (options_hdd.cpp), after the geometry
+  void build_replay(SimConfig& c) const;  // trace.* (options_trace.cpp)
   // Every output path names a file of its own, none an input's (options_output.cpp).
   void check_output_paths(const SimConfig& c) const;
   static void load_plugins(int argc, const char* const* argv);

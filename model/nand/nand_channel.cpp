@@ -14,6 +14,7 @@ using ssdtlm::FlashOpKind;
 NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
     : sc_module(name), socket("socket"), cfg_(cfg), transfer_time_(cfg.channel_rate), dies_(cfg.geometry.dies_per_channel),
       register_free_(cfg.geometry.dies_per_channel, sc_core::SC_ZERO_TIME),
+      turns_(cfg.cache_program || cfg.cache_read ? cfg.geometry.dies_per_channel : 0),
       no_fit_(cfg.geometry.dies_per_channel),
       booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0),
       movable_(booked_.size(), 0),
@@ -43,8 +44,21 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case FlashOpKind::Erase: after = cfg_.t_erase; count(stats_.gc_erases, stats_.erases); break;
   }
   if (n > 1) ++stats_.multi_plane_ops, stats_.multi_plane_pages += n;
-  if ((cmd->kind == FlashOpKind::Program && cfg_.cache_program) || (cmd->kind == FlashOpKind::Read && cfg_.cache_read)) {
-    delay = cached(*cmd, now + delay, cmd->kind == FlashOpKind::Read ? before : after, xfer) - now;
+  const bool through_cache =
+      (cmd->kind == FlashOpKind::Program && cfg_.cache_program) || (cmd->kind == FlashOpKind::Read && cfg_.cache_read);
+  // The register's turn (cache modes only; erases use no register).
+  RegisterTurn* turn = turns_.empty() || cmd->kind == FlashOpKind::Erase ? nullptr : &turns_[cmd->die];
+  if (turn) {
+    const uint8_t stream = !through_cache ? 3 : cmd->kind == FlashOpKind::Program ? 1 : 2;
+    if (turn->stream != stream) turn->stream = stream, turn->since = turn->release;
+    if (turn->since > now + delay) delay = turn->since - now;
+  }
+  if (through_cache) {
+    const sc_time end = cached(*cmd, now + delay, cmd->kind == FlashOpKind::Read ? before : after, xfer);
+    // A cached program lets go of the register when its tPROG begins.
+    const sc_time& let_go = cmd->kind == FlashOpKind::Program ? register_free_[cmd->die] : end;
+    turn->release = std::max(turn->release, let_go);
+    delay = end - now;
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -98,6 +112,7 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // (A read that suspended nothing left both calendars as they were.)
   die.reserve(start, end - start, at_die);
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer, on_bus);
+  if (turn) turn->release = std::max(turn->release, end);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }

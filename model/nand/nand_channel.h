@@ -13,8 +13,15 @@
 // program's array step began) and its tPROG starts when both the data and
 // the array are ready; a cached read's tR starts when the array is free and
 // its data moves out once the register is free (when the previous read's
-// data has left). (A register transfer is not checked against other
-// operation kinds on the same die: the modes serve streams of one kind.)
+// data has left). The register serves one stream at a time: cached
+// programs, cached reads, or the uncached operations (each of which holds
+// its die from its first step to its last, the register within it). An
+// operation of another stream than the one holding the register starts once
+// the register is let go: a cached program's data moved into the array's
+// page register (its tPROG began), a read's data left. So a read never takes
+// the register while a program's data waits in it, nor a program's data in
+// the register a read still has to drain (a controller ends one cache
+// sequence before it starts the other kind). Erases use no register.
 //
 // A multi-plane operation (`nand.multiplane`, FlashCommand::planes > 1)
 // moves every plane's data over the bus back to back and takes one array
@@ -131,6 +138,15 @@ class NandChannel : public sc_core::sc_module {
   ssdtlm::Timeline bus_;
   std::vector<ssdtlm::Timeline> dies_;
   std::vector<sc_time> register_free_;  // per die, cache modes only: when the cache register is free
+  // Per die, cache modes only: the stream that holds the register (0 none,
+  // 1 cached programs, 2 cached reads, 3 uncached operations), from when it
+  // may use it (when the stream before let go), and when the register's
+  // last user lets go.
+  struct RegisterTurn {
+    uint8_t stream = 0;
+    sc_time since, release;
+  };
+  std::vector<RegisterTurn> turns_;
   std::vector<NoFitBook> no_fit_;  // per die
   // place() past its first try (out of line: most searches end there).
   [[gnu::noinline]] static sc_time place_after(const ssdtlm::Timeline& die, const ssdtlm::Timeline& bus,

@@ -5,8 +5,9 @@
 // then waits, as without suspend). No data moves (bytes = 0), so every time
 // is a sum of tPROG, tR and t_suspend. The drive-level cases (a destage, a
 // write-through write, an erase; off and on) are in nand_suspend_test.cpp.
-// The last test drives a channel of two dies the same way, with data on the
-// bus: the cache register's programs (nand_cache_test.cpp has one die).
+// The last tests drive a channel the same way, with data on the bus: the
+// cache register's programs beside another die's read, and the register
+// shared by a die's programs and reads (nand_cache_test.cpp has one die).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -220,5 +221,50 @@ TEST(CacheRegister, AProgramsTransferWaitsForTheRegisterAndLeavesTheBusToAnother
   EXPECT_EQ(read_end, 3 * x);
 }
 
-}  // namespace nand_suspend_calendar_test
+// One die with the cache register; x = 102.4 us, a 4 KiB transfer at 40 MB/s.
+ssd::NandConfig cached_die(bool cache_read) {
+  ssd::NandConfig c;
+  c.geometry.channels = 1;
+  c.geometry.dies_per_channel = 1;
+  c.t_prog = kProg, c.t_read = kRead;
+  c.cache_program = true, c.cache_read = cache_read;
+  return c;
+}
+const sc_time kX(4096 / 40e6, sc_core::SC_SEC);
 
+TEST(CacheRegister, AProgramsDataWaitsForTheReadBookedBeforeItToDrainTheRegister) {
+  // A cached program P1 at 0 (data in over [0, x], tPROG from x), then an
+  // uncached read R, which finds the die free once P1 ends: tR from x + T,
+  // its data out through the register until 2x + T + tR. A second program
+  // P2 may not load its data into the register R still has to drain: its
+  // data goes in after R's left, 2x + T + tR, and its tPROG ends at
+  // 3x + 2T + tR (with its data in at x, waiting in the register through
+  // R, it would end x earlier).
+  sc_time p1, r, p2;
+  Driver d("driver", [&](Driver& self) {
+    p1 = self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+    r = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+    p2 = self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+  }, cached_die(false));
+  sc_core::sc_start();
+  EXPECT_EQ(p1, kX + kProg);
+  EXPECT_EQ(r, 2 * kX + kProg + kRead);
+  EXPECT_EQ(p2, 3 * kX + 2 * kProg + kRead);
+}
+
+TEST(CacheRegister, ACachedReadWaitsForTheProgramWhoseDataIsInTheRegister) {
+  // Both cache modes. A cached program at 0: data in over [0, x], tPROG
+  // from x. A cached read at 0 may not run its tR in the die's idle time
+  // before x (the register holds the program's data, which the tPROG
+  // needs): tR from x + T, data out until 2x + T + tR.
+  sc_time p, r;
+  Driver d("driver", [&](Driver& self) {
+    p = self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+    r = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+  }, cached_die(true));
+  sc_core::sc_start();
+  EXPECT_EQ(p, kX + kProg);
+  EXPECT_EQ(r, 2 * kX + kProg + kRead);
+}
+
+}  // namespace nand_suspend_calendar_test

@@ -483,6 +483,16 @@ void Options::build() {
   c.export_format = choice("export-trace.format", traces::trace_formats());
   if (!c.export_trace.empty() && w.number_ios == 0)
     throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
+  // The export writes the synthetic workload's requests and stops: what
+  // only a simulation reads or writes would be silently ignored.
+  if (!c.export_trace.empty())
+    for (const char* k : {"trace", "vcd", "activity", "report", "report.avgtime", "output", "output-format",
+                          "latency-log", "timeseries", "save-state", "load-state", "state", "precondition",
+                          "precondition.overwrite", "state.threads", "powerfail.at", "check.content", "store-data"})
+      if (given(k))
+        throw error(k, std::string(k) == "trace" ? "cannot be combined with --export-trace (it writes the synthetic "
+                                                   "workload's requests, it does not convert a trace)"
+                                                 : "nothing is simulated with --export-trace");
   c.latency_log = text("latency-log");
   c.timeseries = text("timeseries");
   c.timeseries_interval = duration("timeseries.interval", kMaxRunTime);
@@ -499,7 +509,6 @@ void Options::build() {
   c.activity_end = duration("activity.end", kMaxRunTime);
   for (const char* k : {"vcd", "activity"}) {
     const std::string key = k;
-    if (!text(key).empty() && !c.export_trace.empty()) throw error(key, "nothing is simulated with --export-trace");
     const sc_core::sc_time& s = key == "vcd" ? c.vcd_start : c.activity_start;
     const sc_core::sc_time& e = key == "vcd" ? c.vcd_end : c.activity_end;
     if (e != sc_core::SC_ZERO_TIME && e <= s) throw error(key + ".end", "must be after " + key + ".start");

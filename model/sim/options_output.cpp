@@ -12,15 +12,20 @@
 #include <vector>
 
 #include "model/sim/options.h"
+#include "traces/blktrace_binary.h"
 #include "traces/trace_reader.h"
 
 namespace ssd {
 
 namespace {
 
-// One spelling of a path: symbolic links and `..` resolved, so two names of
-// the same file compare equal (a file not yet made: the same for its folder).
+// One identity of a file: an existing file's device and inode, so that
+// every name of it (a hard link, a symbolic link, `..`) compares equal; a
+// file not yet made, its path with symbolic links and `..` resolved (its
+// folder's, for the part that exists).
 std::string same_file_key(const std::string& path) {
+  if (struct stat st; stat(path.c_str(), &st) == 0)
+    return "inode " + std::to_string(uint64_t(st.st_dev)) + ":" + std::to_string(uint64_t(st.st_ino));
   // (Absolute first: a relative name of a file not yet made has no part
   // that exists, and would stay as given, unlike `./` + it.)
   std::error_code ec;
@@ -81,13 +86,23 @@ void Options::check_output_paths(const SimConfig& c) const {
   };
   for (const std::string& f : config_files_) reads("config", f);
   reads("job", c.job_file);
-  reads("trace", c.replay.path);
+  // A trace given as a folder or a blktrace NAME prefix reads the
+  // NAME.blktrace.N files it stands for. (One that names none is the
+  // replay's error to report.)
+  const auto reads_trace = [&](const std::string& option, const std::string& path) {
+    reads(option, path);
+    if (std::error_code ec; !path.empty() && !std::filesystem::is_regular_file(path, ec)) try {
+        for (const std::string& f : traces::detail::blktrace_files(path)) reads(option, f);
+      } catch (const traces::TraceError&) {
+      }
+  };
+  reads_trace("trace", c.replay.path);
   reads("load-state", c.load_state);
   reads("ftl.plugin", text("ftl.plugin"));
   std::error_code ec;
   if (const std::string& s = text("state"); !s.empty() && std::filesystem::is_regular_file(s, ec)) reads("state", s);
   for (const StatePhase& p : c.state.phases)
-    if (p.kind == StatePhase::Kind::Trace) reads("state", p.path);
+    if (p.kind == StatePhase::Kind::Trace) reads_trace("state", p.path);
 
   std::map<std::string, std::string> written;  // file -> the option that writes it
   for (const auto& [key, path] : outputs) {

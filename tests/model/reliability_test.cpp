@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iterator>
 
+#include <unistd.h>
+
 #include "tests/model/cli_util.h"
 
 namespace reliability_test {
@@ -344,6 +346,34 @@ TEST(Reliability, D17_AnOutputOverAnInputIsRefused) {
   std::ifstream in(job);
   const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(kept, job_text);
+  // Another name of the input: a hard link is the same file.
+  const std::string link = tmp("in-link.iolog");
+  std::remove(link.c_str());
+  ASSERT_EQ(::link(trace.c_str(), link.c_str()), 0);
+  expect_bad(kDrive + "--trace " + trace + " --report " + link,
+             "option '--report': is the file --trace reads (" + link + ")");
+  // A blktrace NAME prefix reads NAME.blktrace.N: each of them is an input.
+  const std::string name = tmp("in-bt");
+  write_text(name + ".blktrace.0", "x");
+  write_text(name + ".blktrace.1", "x");
+  expect_bad(kDrive + "--trace " + name + " --latency-log " + name + ".blktrace.1",
+             "option '--latency-log': is the file --trace reads (" + name + ".blktrace.1)");
+}
+
+// --export-trace writes the synthetic workload's requests and stops: an
+// option only a simulation reads or writes would be silently ignored.
+TEST(Reliability, D17_WhatOnlyASimulationUsesIsRefusedWithExportTrace) {
+  const std::string out = tmp("export.csv"), trace = tmp("export-in.iolog");
+  write_text(trace, "fio version 2 iolog\n/dev/t add\n/dev/t open\n/dev/t write 0 4096\n/dev/t close\n");
+  for (const std::string& opt : std::vector<std::string>{"--report=" + tmp("x.json"), "--latency-log=" + tmp("x.csv"),
+                                                         "--save-state=" + tmp("x.state"), "--powerfail.at=1ms",
+                                                         "--output-format=json", "--precondition=used", "--state=fill"}) {
+    const std::string key = opt.substr(2, opt.find('=') - 2);
+    expect_bad(kSmall + "--export-trace=" + out + " " + opt,
+               "option '--" + key + "': nothing is simulated with --export-trace");
+  }
+  expect_bad("--trace " + trace + " --export-trace=" + out,
+             "option '--trace': cannot be combined with --export-trace");
 }
 
 TEST(Reliability, D17_TraceSectorSizeMustBeAPowerOfTwo) {

@@ -186,10 +186,12 @@ TEST(Replay, BadTraceLineGivesFileAndLine) {
 // The same IOs, once generated and once replayed from a trace of them, give
 // the same per-IO latencies on the same drive.
 TEST(Replay, TraceOfSyntheticWorkloadTimesIdentically) {
-  const std::string drive = kSmall + "--precondition=seq-fill --seed=4 ",
-                    work = drive + "--workload.rw=randrw --workload.bs=8k --workload.iodepth=8 --workload.number_ios=3000 ";
+  // (The export simulates nothing: the drive's state is not its option.)
+  const std::string requests = "--seed=4 --workload.rw=randrw --workload.bs=8k --workload.iodepth=8 "
+                               "--workload.number_ios=3000 ",
+                    drive = kSmall + "--precondition=seq-fill --seed=4 ", work = kSmall + "--precondition=seq-fill " + requests;
   const std::string trace = tmp("synthetic.iolog"), a = tmp("synthetic_lat.csv"), b = tmp("replayed_lat.csv");
-  ASSERT_EQ(run(work + "--export-trace " + trace + " --export-trace.format=fio").code, 0);
+  ASSERT_EQ(run(kSmall + requests + "--export-trace " + trace + " --export-trace.format=fio").code, 0);
   ASSERT_EQ(run(work + "--latency-log " + a).code, 0);
   const auto r = run(drive + "--trace " + trace + " --trace.mode=afap --trace.iodepth=8 --latency-log " + b);
   ASSERT_EQ(r.code, 0) << r.out;

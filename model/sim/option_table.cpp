@@ -110,7 +110,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"trace.mode",             "timed",  "timed|afap", "timed: recorded arrivals; afap: as fast as possible, closed loop"},
     {"trace.speed",            "1",      "factor","timed: replay speed-up (2 = arrivals twice as fast)"},
     {"trace.iodepth",          "32",     "count", "outstanding requests of the replay (up to 1024; beyond sata.ncq_depth they wait in the host queue)"},
-    {"trace.sector_size",      "512B",   "size",  "sector size of formats that count sectors"},
+    {"trace.sector_size",      "512B",   "size",  "sector size of the formats that count sectors of a size they do not say: blkparse, spc, disksim (blktrace's are 512 B)"},
     {"trace.offset",           "0",      "size",  "subtracted from every trace address"},
     {"trace.beyond",           "wrap",   "wrap|error", "addresses beyond the simulated capacity"},
     {"trace.arrival",          "Q",      "Q|D",   "blktrace/blkparse: the event taken as a request's arrival: Q (queued: the bios as the application issued them, before the block layer merged them) or D (dispatched: the merged requests the device saw; fewer and larger, so a replay's IOPS and latency differ several-fold)"},

@@ -382,8 +382,9 @@ void Options::build() {
   if (given("ftl.idle_dies") && c.idle_after == sc_core::SC_ZERO_TIME)
     throw error("ftl.idle_dies", "only matters with idle-time work: set ftl.idle_after too");
   build_ftl();
-  if (c.ftl_options.user_set.count("ftl.gc.bg_threshold") && c.idle_after == sc_core::SC_ZERO_TIME)
-    throw error("ftl.gc.bg_threshold", "only matters with idle-time work: set ftl.idle_after too");
+  for (const char* k : {"ftl.gc.bg_threshold", "ftl.hybrid.idle_merge"})
+    if (c.ftl_options.user_set.count(k) && c.idle_after == sc_core::SC_ZERO_TIME)
+      throw error(k, "only matters with idle-time work: set ftl.idle_after too");
   // The FTL's spare must hold the GC threshold plus its two open blocks
   // (multi-plane blocks with nand.multiplane: the blocks the FTL manages).
   const FlashGeometry fg = c.nand.ftl_geometry();
@@ -442,6 +443,13 @@ void Options::build() {
                                         std::to_string(kMaxHostQueue));
   w.rwmixread = uint32_t(count("workload.rwmixread", 0, 100));
   w.percentage_random = uint32_t(count("workload.percentage_random", 0, 100));
+  // (Given for a pattern they do not shape, they would be silently ignored.)
+  if (given("workload.rwmixread") && w.rw != "randrw" && w.rw != "rw" && w.rw != "readwrite")
+    throw error("workload.rwmixread", "mixes reads into writes: needs workload.rw=randrw, rw or readwrite (not " +
+                                          w.rw + ")");
+  if (given("workload.percentage_random") && w.rw.rfind("rand", 0) != 0)
+    throw error("workload.percentage_random", "makes part of a random pattern sequential: needs workload.rw=randread, "
+                                              "randwrite or randrw (not " + w.rw + ")");
   w.size = size("workload.size");
   w.offset = size("workload.offset");
   if (w.offset % 512 != 0) throw error("workload.offset", "must be a multiple of 512 B");

@@ -21,6 +21,12 @@ void Options::build_compression(SimConfig& c) const {
   }
   c.compressibility = percent;
   const bool compress = flag("controller.compression");
+  // A drive that does not compress writes every byte: how much the data
+  // would compress, given anyway, would be silently ignored.
+  if (!compress && given("workload.compressibility"))
+    throw error("workload.compressibility", "matters only with controller.compression=true");
+  if (!compress && percent)
+    throw error("job", c.job_file + ": buffer_compress_percentage matters only with controller.compression=true");
   const FlashGeometry& g = c.nand.geometry;
   const uint64_t host = c.nand.host_page();
   // At least one byte, and whole bytes: what a host page takes in flash.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "model/sim/options.h"
+#include "tlm/ssd_protocol.h"
 
 namespace ssd {
 
@@ -60,6 +61,12 @@ void Options::build_hdd(SimConfig& c) const {
   d.rate_outer = rate("hdd.rate_outer");
   d.rate_inner = rate("hdd.rate_inner");
   if (d.rate_inner > d.rate_outer) throw error("hdd.rate_inner", "the inner edge cannot be faster than the outer");
+  // The media's times in SystemC's picoseconds: a sector at the outer edge
+  // at least one, the largest command (32 MiB) at the inner edge within a
+  // device step's limit (a slower rate would overflow the clock's sums).
+  check_time("hdd.rate_outer", 512 / d.rate_outer, kMaxDeviceTime, "one sector's transfer is ");
+  check_time("hdd.rate_inner", double(ssdtlm::kMaxCommandBytes) / d.rate_inner, kMaxDeviceTime,
+             "the largest command's transfer (32 MiB) at the inner edge is ");
   d.cache = size("hdd.cache");
   d.read_ahead = size("hdd.read_ahead");
   // (The segment read ahead is held in the buffer: more than it holds would be cut silently.)
@@ -70,6 +77,8 @@ void Options::build_hdd(SimConfig& c) const {
   d.write_batch = choice("hdd.write_flush", {"continuous", "batch"}) == "batch";
   if (!d.write_cache && given("hdd.write_flush"))
     throw error("hdd.write_flush", "says how a full write cache empties; hdd.write_cache=false has none");
+  if (!d.write_cache && given("hdd.write_segments"))
+    throw error("hdd.write_segments", "says how many writes the write cache holds; hdd.write_cache=false has none");
   d.sptf = choice("hdd.ncq_reorder", {"sptf", "fifo"}) == "sptf";
   d.max_wait = text("hdd.max_wait") == "0" ? 0 : duration("hdd.max_wait").to_seconds();
   if (!d.sptf && given("hdd.max_wait"))

@@ -60,6 +60,24 @@ void Options::build_replay(SimConfig& c) const {
     else if (op == "flush") r.keep_flush = true;
     else throw error("trace.ops", "unknown operation '" + op + "' (read, write, discard, flush)");
   }
+  // An option of the timed replay, or of some formats only, given where it
+  // does not apply, would be silently ignored.
+  if (!replaying) return;
+  if (!r.timed && given("trace.speed"))
+    throw error("trace.speed", "paces a timed replay's arrivals; trace.mode=afap issues as fast as the drive takes them");
+  if (!given("trace.arrival") && !given("trace.sector_size")) return;
+  std::string format = r.format;
+  if (format.empty()) try {
+      format = traces::detect_format(r.path);
+    } catch (const traces::TraceError&) {  // the replay's error to report
+      return;
+    }
+  if (given("trace.arrival") && format != "blktrace" && format != "blkparse")
+    throw error("trace.arrival", "chooses between blktrace's Q and D events: " + r.path + " is a " + format + " trace");
+  if (given("trace.sector_size") && format != "blkparse" && format != "spc" && format != "disksim")
+    throw error("trace.sector_size", "applies to the formats that count sectors of a size the trace does not say "
+                                     "(blkparse, spc, disksim): " + r.path + " is a " + format + " trace" +
+                                     (format == "blktrace" ? " (512-byte sectors)" : " (bytes)"));
 }
 
 }  // namespace ssd

@@ -198,6 +198,10 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._set(a, "export-trace", "@export.trace")
             self._set(a, "export-trace.format", rng.choice(TRACE_FORMATS))
         self._outputs(a, content, kind)
+        # ftl.hybrid.idle_merge is drawn before the idle time: without idle-time work it is refused.
+        opts = dict(a)
+        if "ftl.hybrid.idle_merge" in opts and opts.get("ftl.idle_after", "0") == "0" and not self.expect_refusal:
+            self.expect_refusal = f"--ftl.hybrid.idle_merge={opts['ftl.hybrid.idle_merge']}"
         spec = RunSpec(a, expect_refusal=self.expect_refusal)
         if rng.random() < 0.1:  # some options through an INI file: the --config path
             # (ftl.plugin is command line only: it adds options the file may set)
@@ -422,7 +426,8 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
     def _workload(self, a, g, user_bytes, content, export):
         rng = self.rng
         page = g["page"]
-        self._set(a, "workload.rw", rng.choice(RW))
+        rw = rng.choice(RW)
+        self._set(a, "workload.rw", rw)
         bs = rng.choice([512, 4096, page, page * rng.randint(2, 16), 512 * rng.randint(1, 8192),
                          4 << 20, rng.randint(1, 64) * 512])
         bs = min(bs, 4 << 20, user_bytes, 4 * page if self.starved else 4 << 20)
@@ -474,10 +479,15 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._set(a, "workload.runtime", runtime)
         if rng.random() < 0.6 or self.ncq < 32:
             self._set(a, "workload.iodepth", str(edge_int(rng, 1, self.depth)))
+        # (Drawn for every pattern, set for those it applies to: ssdsim refuses the others.)
         if rng.random() < 0.4:
-            self._set(a, "workload.rwmixread", str(rng.choice([0, 100, rng.randint(0, 100)])))
+            mix = str(rng.choice([0, 100, rng.randint(0, 100)]))
+            if rw in ("randrw", "rw", "readwrite"):
+                self._set(a, "workload.rwmixread", mix)
         if rng.random() < 0.4:
-            self._set(a, "workload.percentage_random", str(rng.choice([0, 100, rng.randint(0, 100)])))
+            share = str(rng.choice([0, 100, rng.randint(0, 100)]))
+            if rw.startswith("rand"):
+                self._set(a, "workload.percentage_random", share)
         if rng.random() < 0.3:
             self._set(a, "workload.randseed", str(rng.choice([0, 1, 2**64 - 1, rng.getrandbits(64)])))
         if rng.random() < 0.05 and ios and ios <= 20:
@@ -498,7 +508,7 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._set(a, "trace.speed", rng.choice(["0.5", "1", "10", "1000", "1e6", "2.5"]))
         if rng.random() < 0.5 or self.ncq < 32:
             self._set(a, "trace.iodepth", str(edge_int(rng, 1, self.depth)))
-        if rng.random() < 0.2:
+        if fmt in ("blkparse", "spc", "disksim") and rng.random() < 0.2:  # the formats that count sectors
             self._set(a, "trace.sector_size", rng.choice(["512B", "4k", "1k"]))
         if rng.random() < 0.15:
             self._set(a, "trace.offset", rng.choice(["0", "512B", "1m", "1g"]))

@@ -37,9 +37,10 @@ class ExtraOptions:
             for key, us in (("hdd.track_to_track", settle), ("hdd.avg_seek", avg), ("hdd.full_seek", full)):
                 self._set(a, key, fmt_time_ns(rng, us * 1000))
         if rng.random() < 0.4:
-            outer = rng.choice([1, 50, 100, 200, 1000])
+            # (At least 4 MB/s: the largest command at 3.4 MB/s takes over a device step's 10 s, refused.)
+            outer = rng.choice([4, 50, 100, 200, 1000])
             self._set(a, "hdd.rate_outer", f"{outer}MB/s")
-            self._set(a, "hdd.rate_inner", f"{max(1, outer * rng.choice([1, 2, 5]) // 10)}MB/s")
+            self._set(a, "hdd.rate_inner", f"{max(4, outer * rng.choice([1, 2, 5]) // 10)}MB/s")
         write_cache = rng.random() < 0.8
         if not write_cache or rng.random() < 0.2:
             self._set(a, "hdd.write_cache", "true" if write_cache else "false")
@@ -117,8 +118,8 @@ class ExtraOptions:
                       str(rng.choice([0, 1, 50, 75, 90] if self.merge_pages == 1 else [0, 1, 50])))
             if rng.random() < 0.05:
                 self._invalid(a, ("workload.compressibility", "91"))
-        elif rng.random() < 0.02:
-            self._set(a, "workload.compressibility", "50")  # without compression: accepted, no effect
+        elif rng.random() < 0.02 and not self.expect_refusal:  # without compression: refused (no effect)
+            self._invalid(a, ("workload.compressibility", "50"))
         if rng.random() < 0.08:
             self._set(a, "controller.trim", rng.choice(["true", "false"]))
         if rng.random() < 0.1:

@@ -154,5 +154,20 @@ TEST(Compression, CombinationsNotModelledAreRefused) {
   EXPECT_NE(r.out.find("workload.compressibility"), std::string::npos) << r.out;
 }
 
+// A drive that does not compress writes every byte: the data's
+// compressibility, given anyway, is refused rather than silently ignored.
+TEST(Compression, CompressibilityWithoutCompressionIsRefused) {
+  const auto r = run(kOneDie + "--workload.compressibility=50");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("option '--workload.compressibility': matters only with controller.compression=true"),
+            std::string::npos) << r.out;
+  const std::string job = tmp("cmp_off.fio");
+  std::ofstream(job) << "[a]\nrw=write\nbs=4k\nnumber_ios=8\nbuffer_compress_percentage=50\n";
+  const auto j = run(kDrive + "--job " + job);
+  EXPECT_EQ(j.code, 2) << j.out;
+  EXPECT_NE(j.out.find(job + ": buffer_compress_percentage matters only with controller.compression=true"),
+            std::string::npos) << j.out;
+}
+
 }  // namespace compression_test
 

@@ -222,11 +222,26 @@ TEST(Hdd, OptionsOfTheOtherDeviceAreRefused) {
                                 "--device=hdd --hdd.avg_seek=2ms --hdd.track_to_track=1ms --hdd.full_seek=20ms",
                                 "--device=hdd --hdd.rate_inner=200MB/s", "--device=hdd --hdd.capacity=1000B",
                                 "--device=hdd --hdd.write_cache=false --hdd.write_flush=batch",
+                                "--device=hdd --hdd.write_cache=false --hdd.write_segments=1",
+                                "--device=hdd --hdd.rate_outer=1B/s --hdd.rate_inner=1B/s",
                                 "--device=hdd --hdd.cache=256k"}) {  // the default read-ahead (512k) no longer fits
     const auto r = run(bad + " --log-level=off");
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
   }
+}
+
+// The media's times must fit SystemC's clock: the largest command (32 MiB)
+// at 3 MB/s is 11 s, over a device step's 10 s (it overflowed the 64-bit
+// picoseconds at 1 B/s).
+TEST(Hdd, AMediaRateTooSlowForTheClockIsRefused) {
+  const auto r = run("--device=hdd --hdd.rate_outer=3MB/s --hdd.rate_inner=3MB/s --log-level=off");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("option '--hdd.rate_inner': the largest command's transfer (32 MiB) at the inner edge is "
+                       "longer than the 10 s this option allows"),
+            std::string::npos) << r.out;
+  EXPECT_EQ(run("--device=hdd --hdd.rate_outer=4MB/s --hdd.rate_inner=4MB/s --workload.number_ios=10 "
+                "--log-level=off").code, 0);
 }
 
 }  // namespace hdd_test

@@ -360,6 +360,31 @@ TEST(Reliability, D17_AnOutputOverAnInputIsRefused) {
              "option '--latency-log': is the file --trace reads (" + name + ".blktrace.1)");
 }
 
+// An option given where it shapes nothing (a pattern it does not apply to,
+// a trace format without the field, the afap replay's pace, a hybrid FTL's
+// idle merge without idle time) is refused, not silently ignored.
+TEST(Reliability, D17_AnOptionThatShapesNothingHereIsRefused) {
+  expect_bad(kSmall + "--workload.rw=read --workload.rwmixread=30",
+             "option '--workload.rwmixread': mixes reads into writes: needs workload.rw=randrw, rw or readwrite (not read)");
+  expect_bad(kSmall + "--workload.rw=write --workload.percentage_random=50",
+             "option '--workload.percentage_random': makes part of a random pattern sequential");
+  const std::string msr = " --trace " + kSamples + "generated/loop0_q.msr.csv";
+  expect_bad(kDrive + "--trace.mode=afap --trace.speed=1000" + msr, "option '--trace.speed': paces a timed replay's");
+  expect_bad(kDrive + "--trace.arrival=D" + msr, "option '--trace.arrival': chooses between blktrace's Q and D events: ");
+  expect_bad(kDrive + "--trace.sector_size=4k" + msr, "option '--trace.sector_size': applies to the formats that count");
+  expect_bad(kDrive + "--trace.sector_size=4k --trace " + kSamples + "generated/loop0.blktrace.0",
+             "is a blktrace trace (512-byte sectors)");
+  expect_bad(kSmall + "--ftl.name=bast --ftl.hybrid.idle_merge=false",
+             "option '--ftl.hybrid.idle_merge': only matters with idle-time work: set ftl.idle_after too");
+  // Where they apply, each is taken.
+  EXPECT_FALSE(run_ok(kSmall + "--workload.rw=randrw --workload.rwmixread=30", "shapes_mix").is_null());
+  EXPECT_FALSE(run_ok(kSmall + "--workload.rw=randwrite --workload.percentage_random=50", "shapes_rand").is_null());
+  EXPECT_FALSE(run_ok(kDrive + "--trace.sector_size=4k --trace " + kSamples + "generated/loop0_q.spc", "shapes_spc")
+                   .is_null());
+  EXPECT_FALSE(run_ok(kDrive + "--trace.arrival=D --trace " + kSamples + "generated/loop0.blkparse.txt", "shapes_d")
+                   .is_null());
+}
+
 // --export-trace writes the synthetic workload's requests and stops: an
 // option only a simulation reads or writes would be silently ignored.
 TEST(Reliability, D17_WhatOnlyASimulationUsesIsRefusedWithExportTrace) {

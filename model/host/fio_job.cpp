@@ -34,7 +34,7 @@ const std::vector<Supported>& supported() {
     {"description",         "recorded in the job options"},
     {"rw",                  "read, write, trim, randread, randwrite, randtrim, rw/readwrite, randrw (alias readwrite)"},
     {"bs",                  "block size (alias blocksize); one value for all directions"},
-    {"bssplit",             "block size mix, e.g. 4k/50:64k/50 (one list for all directions)"},
+    {"bssplit",             "block size mix, e.g. 4k/50:64k/50 (one list for all directions); over bs, as fio, in either order"},
     {"iodepth",             "outstanding IOs of the job; all jobs together at most 1024, beyond sata.ncq_depth they wait in the host queue"},
     {"numjobs",             "clones of the job, each reported as a job of its own"},
     {"rwmixread",           "percent reads of mixed workloads (rwmixwrite = 100 - rwmixread)"},
@@ -212,7 +212,10 @@ void apply(FioJob& j, const std::string& key, const std::string& v, const ValueP
   } else if (key == "bs") {
     if (v.find(',') != std::string::npos) throw p.error("per-direction block sizes are not supported; give one size");
     if (v.find('-') != std::string::npos) throw p.error("block size ranges are not supported; use bssplit");
-    j.bs = {FioBlockSize{p.size(v, false), 100}};
+    // As fio, a job's bssplit decides its sizes wherever its bs comes (a
+    // [global] bs before or after it): bs is checked, not applied.
+    const FioBlockSize b{p.size(v, false), 100};
+    if (!where.count("bssplit")) j.bs = {b};
   } else if (key == "bssplit") {
     if (v.find(',') != std::string::npos) throw p.error("per-direction bssplit is not supported; give one list");
     std::vector<FioBlockSize> list;
@@ -358,6 +361,7 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity) {
   std::vector<int> global_lines;             // ... and their lines
   std::vector<Pending> jobs;
   bool in_global = false, in_section = false;
+  int section_line = 0;  // the current section's header
   // The section's own options so far (by canonical name, so an alias
   // counts): one given twice in a section is a mistake, as its later value
   // would silently replace the earlier. (A job's option over a [global]
@@ -377,6 +381,7 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity) {
       if (name.empty()) throw OptionError(path + ": line " + std::to_string(n) + ": empty section name");
       in_section = true;
       in_global = name == "global";
+      section_line = n;
       section_keys.clear();
       if (!in_global) {
         Pending p;
@@ -430,20 +435,30 @@ FioJobFile parse_fio_job_file(const std::string& path, uint64_t capacity) {
     }
   }
   if (jobs.empty()) throw OptionError(path + ": no job section (a [name] other than [global])");
+  // fio applies a [global] section to the jobs after it: options in one
+  // after the last job would apply to none.
+  if (in_global && !section_keys.empty())
+    throw OptionError(path + ": line " + std::to_string(section_line) +
+                      ": a [global] section after the last job applies to no job (fio applies [global] to the "
+                      "jobs that follow it)");
   uint64_t depth = 0;
   for (Pending& p : jobs) {
     check_job(p.job, path, p.line, p.where, capacity);
     depth += uint64_t(p.job.iodepth) * p.job.numjobs;
+    // Beyond the drive's NCQ depth the requests wait in the host queue, as with fio.
+    if (depth > 1024) {
+      const char* key = p.where.count("numjobs") && p.job.numjobs > 1 ? "numjobs" : "iodepth";
+      const auto it = p.where.find(key);
+      throw OptionError(path + ": line " + std::to_string(it == p.where.end() ? p.line : it->second) +
+                        ": option '" + key + "': the jobs' iodepth x numjobs add up to " + std::to_string(depth) +
+                        " by job '" + p.job.name + "', above the host queue limit of 1024");
+    }
     for (uint32_t c = 0; c < p.job.numjobs; ++c) {
       FioJob clone = p.job;
       clone.clone = c;
       file.jobs.push_back(std::move(clone));
     }
   }
-  // Beyond the drive's NCQ depth the requests wait in the host queue, as with fio.
-  if (depth > 1024)
-    throw OptionError(path + ": the jobs' iodepth x numjobs add up to " + std::to_string(depth) +
-                      ", above the host queue limit of 1024");
   return file;
 }
 

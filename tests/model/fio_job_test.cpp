@@ -65,6 +65,18 @@ TEST(FioJobFile, GlobalAppliesToLaterJobsAndJobsOverride) {
   EXPECT_EQ(f.jobs[0].options[0].first, "iodepth");
 }
 
+// As fio: a job's bssplit decides its block sizes, whether bs comes before
+// or after it, in the job or in [global].
+TEST(FioJobFile, BssplitWinsOverBsInEitherOrder) {
+  const auto f = parse("[a]\nbssplit=4k/50:8k/50\nbs=16k\n[b]\nbs=16k\nbssplit=4k/50:8k/50\n"
+                       "[global]\nbs=32k\n[c]\nbssplit=4k/50:8k/50\n");
+  for (const auto& j : f.jobs) {
+    ASSERT_EQ(j.bs.size(), 2u) << j.name;
+    EXPECT_EQ(j.bs[0].bytes, 4096u) << j.name;
+    EXPECT_EQ(j.bs[1].bytes, 8192u) << j.name;
+  }
+}
+
 TEST(FioJobFile, BssplitSharesAndDefaults) {
   const auto f = parse("[a]\nbssplit=4k/50:64k/50\n[b]\nbssplit=4k/10:8k:16k\n");
   ASSERT_EQ(f.jobs[0].bs.size(), 2u);

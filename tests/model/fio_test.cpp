@@ -418,7 +418,14 @@ TEST(FioJob, BadJobFilesNameFileLineAndOption) {
   expect_job_error("[global]\nruntime=5x\n[a]\n", "line 2: option 'runtime': unknown time unit in '5x'");
   expect_job_error("[a]\nrandom_distribution=zipf:1\n", "line 2: option 'random_distribution': zipf theta");
   expect_job_error("[a]\nsize=1t\n", "line 2: option 'size': span ends at byte");
-  expect_job_error("[a]\niodepth=1000\n[b]\niodepth=25\n", "the jobs' iodepth x numjobs add up to 1025, above the host queue limit of 1024");
+  expect_job_error("[a]\niodepth=1000\n[b]\niodepth=25\n",
+                   "line 4: option 'iodepth': the jobs' iodepth x numjobs add up to 1025 by job 'b', above the host "
+                   "queue limit of 1024");
+  expect_job_error("[a]\niodepth=1000\n[b]\nnumjobs=2\niodepth=20\n",
+                   "line 4: option 'numjobs': the jobs' iodepth x numjobs add up to 1040 by job 'b'");
+  // A [global] after the last job would apply to none (fio applies it to the jobs after it).
+  expect_job_error("[global]\nrw=write\n[a]\nnumber_ios=10\n[global]\nbs=8k\n",
+                   "line 5: a [global] section after the last job applies to no job");
   expect_job_error("rw=read\n", "line 1: option 'rw' outside a [section]");
   expect_job_error("[global]\nrw=read\n", "no job section");
   // One option twice in a section (an alias counts): its later value would silently win.

@@ -31,6 +31,18 @@ std::vector<StatePhaseResult> Controller::apply_state(const DriveState& state, u
   const auto amount = [&](const StatePhase& p) {
     return p.multiple > 0 ? static_cast<uint64_t>(p.multiple * double(pages)) : (p.bytes + page - 1) / page;
   };
+  // What the drive cannot hold is refused, not cut to fit: a fill beyond the
+  // LBAs, a block larger than them.
+  const uint64_t capacity = pages * page;
+  const std::string whose = to_host ? " of a RAID member" : "";
+  for (const StatePhase& p : state.phases) {
+    if ((p.kind == StatePhase::Kind::Fill || p.kind == StatePhase::Kind::RandWrite) && p.bs > capacity)
+      throw StateError("phase '" + p.text + "': block size " + std::to_string(p.bs) + " B is more than the user capacity" +
+                       whose + " (" + std::to_string(capacity) + " B)");
+    if (p.kind == StatePhase::Kind::Fill && p.bytes > capacity)
+      throw StateError("phase '" + p.text + "': fills " + std::to_string(p.bytes) + " B, more than the user capacity" +
+                       whose + " (" + std::to_string(capacity) + " B)");
+  }
   uint64_t total = 0, done = 0;
   for (const StatePhase& p : state.phases)
     total += p.kind == StatePhase::Kind::Fill ? (p.multiple > 0 || p.bytes > 0 ? std::min(pages, amount(p)) : pages) : p.kind == StatePhase::Kind::RandWrite || p.kind == StatePhase::Kind::Image ? amount(p) : 0;

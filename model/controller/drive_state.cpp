@@ -72,6 +72,8 @@ DriveState DriveState::parse(const std::string& list, const std::string& where) 
       p.kind = StatePhase::Kind::Fill;
       if (f.size() >= 2) p.bs = block_size(p, f[1], where);
       if (f.size() == 3) amount(p, f[2], where);
+      if (p.multiple > 1)  // (an amount in bytes is checked against the drive's capacity when applied)
+        throw std::invalid_argument(where + "phase '" + text + "': a fill writes each LBA once: at most 1x");
     } else if (k == "randwrite") {
       arity(3, 3);
       p.kind = StatePhase::Kind::RandWrite;

@@ -141,7 +141,9 @@ TEST(DriveState, NamedStatesAndFiles) {
 
 TEST(DriveState, BadRecipesAreExit2NamingTheOption) {
   for (const std::string bad : {"fill:0", "randwrite:4k", "image:-1x", "bogus", "trim:half", "idle:5", "trace:x", "trace:",
-                                 "fill,,trim:all", "fill,", ",fill"}) {
+                                 "fill,,trim:all", "fill,", ",fill",
+                                 // What the drive cannot hold: refused, not cut to fit.
+                                 "fill:4k:2x", "fill:4k:1g", "fill:512m", "randwrite:512m:1x"}) {
     const auto r = run(kDrive + "--state " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.out;
     EXPECT_NE(r.out.find("--state"), std::string::npos) << r.out;

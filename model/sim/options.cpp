@@ -104,57 +104,42 @@ void Options::load_file(const std::string& path) {
   std::string content;
   if (const std::string why = text::read_user_file(path, "config file", content); !why.empty())
     throw OptionError(path + ": " + why);
-  // program_options does not keep line numbers; find each key's line so
-  // errors can point at it, the first line that is neither a section, a
-  // key = value nor a comment, and the first key given twice (the later
-  // value would silently replace the earlier one; across files, and from
-  // the command line over a file, the later one wins by design).
+  // Read here, line by line, rather than by program_options, whose rules
+  // differ from an INI file's (';' starts no comment, '#' starts one even
+  // inside a value) and whose errors carry no line: [section] headers,
+  // key = value lines, comments from a '#' or ';' that starts a line or
+  // follows a space. A key given twice in a file would silently replace
+  // its earlier value (across files, and from the command line over a file,
+  // the later one wins by design).
   std::map<std::string, int> line_of;
-  int bad_line = 0, again_line = 0, first_line = 0;
-  std::string bad_text, again_key;
-  {
-    std::istringstream in(content);
-    std::string line, section;
-    for (int n = 1; std::getline(in, line); ++n) {
-      line = trim(line.substr(0, line.find_first_of("#;")));
-      if (line.empty()) continue;
-      if (line.size() > 1 && line.front() == '[' && line.back() == ']') section = trim(line.substr(1, line.size() - 2));
-      else if (auto eq = line.find('='); eq != std::string::npos) {
-        const std::string key = (section.empty() ? "" : section + ".") + trim(line.substr(0, eq));
-        if (auto it = line_of.find(key); it != line_of.end() && !again_line)
-          again_line = n, first_line = it->second, again_key = key;
-        line_of[key] = n;
-      } else if (!bad_line) {
-        bad_line = n, bad_text = line;
-      }
+  std::istringstream in(content);
+  std::string raw, section;
+  for (int n = 1; std::getline(in, raw); ++n) {
+    const std::string at = path + ": line " + std::to_string(n);
+    size_t cut = raw.find_first_of("#;");
+    while (cut != std::string::npos && cut > 0 && raw[cut - 1] != ' ' && raw[cut - 1] != '\t')
+      cut = raw.find_first_of("#;", cut + 1);
+    const std::string line = trim(raw.substr(0, cut));
+    if (line.empty()) continue;
+    if (line.front() == '[') {
+      if (line.back() != ']') throw OptionError(at + ": not a '[section]' line: '" + printable(line) + "'");
+      section = trim(line.substr(1, line.size() - 2));  // ([] returns to dotted keys of no section)
+      continue;
     }
-  }
-  const auto at = [&](int n) { return path + ": line " + std::to_string(n) + ": "; };
-  if (again_line && (!bad_line || again_line < bad_line))
-    throw OptionError(at(again_line) + "'" + printable(again_key) + "' again (first on line " +
-                      std::to_string(first_line) + ")");
-  const po::options_description desc = describe();
-  po::parsed_options parsed(&desc);
-  try {
-    std::istringstream in(content);
-    parsed = po::parse_config_file(in, desc, false);
-  } catch (const po::unknown_option& e) {
-    const std::string key = e.get_option_name();
-    const int n = line_of.count(key) ? line_of[key] : 0;
-    const std::string hint = did_you_mean(key, "");
-    throw OptionError((n ? at(n) : path + ": ") + "unknown option '" + printable(key) + "'" +
-                      (hint.empty() ? " (see --help)" : hint));
-  } catch (const po::error& e) {
-    if (bad_line) throw OptionError(at(bad_line) + "not a 'key = value' line: '" + printable(bad_text) + "'");
-    throw OptionError(path + ": " + printable(e.what()));
-  }
-  for (const auto& opt : parsed.options) {
-    const int n = line_of.count(opt.string_key) ? line_of[opt.string_key] : 0;
-    const std::string where = path + (n ? ": line " + std::to_string(n) : "");
-    if (opt.string_key == "config") throw OptionError(where + ": 'config' cannot be nested in a config file");
-    if (opt.string_key == "ftl.plugin")
-      throw OptionError(where + ": 'ftl.plugin' is command line only (its options must be known before files are read)");
-    set(opt.string_key, opt.value.at(0), where);
+    const size_t eq = line.find('=');
+    const std::string name = eq == std::string::npos ? "" : trim(line.substr(0, eq));
+    if (name.empty()) throw OptionError(at + ": not a 'key = value' line: '" + printable(line) + "'");
+    const std::string key = section.empty() ? name : section + "." + name;
+    if (const auto [it, fresh] = line_of.emplace(key, n); !fresh)
+      throw OptionError(at + ": '" + printable(key) + "' again (first on line " + std::to_string(it->second) + ")");
+    if (key == "config") throw OptionError(at + ": 'config' cannot be nested in a config file");
+    if (key == "ftl.plugin")
+      throw OptionError(at + ": 'ftl.plugin' is command line only (its options must be known before files are read)");
+    if (!settings_.count(key)) {
+      const std::string hint = did_you_mean(key, "");
+      throw OptionError(at + ": unknown option '" + printable(key) + "'" + (hint.empty() ? " (see --help)" : hint));
+    }
+    set(key, trim(line.substr(eq + 1)), at);
   }
 }
 

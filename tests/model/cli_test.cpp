@@ -100,6 +100,20 @@ TEST(BadInput, ConfigFileKeyGivenTwice) {
   expect_bad("--config " + dotted, dotted + ": line 6: 'nand.channels' again (first on line 2)");
 }
 
+// An INI file's own rules: '#' and ';' start a comment at a line's start or
+// after a space (a '#' inside a value is the value's), and [] returns to
+// dotted keys of no section.
+TEST(Cli, ConfigFileCommentsAndTheEmptySection) {
+  const std::string ini = tmp("comments.ini"), report = tmp("out#1.json");
+  std::ofstream(ini) << ";channels = 8\n[nand] ; the flash\nchannels = 2 # two\n[]\nseed = 3\nreport = " << report
+                     << "\n";
+  const Result r = run("--nand.blocks_per_plane=64 --nand.pages_per_block=64 --workload.number_ios=200 --config " + ini);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = ssdtest::read_json(report);
+  EXPECT_EQ(j["options"]["nand.channels"], "2");
+  EXPECT_EQ(j["options"]["seed"], "3");
+}
+
 TEST(Cli, HelpDocumentsEveryKeyWithDefault) {
   const Result r = run("--help");
   EXPECT_EQ(r.code, 0);

@@ -147,6 +147,11 @@ struct FtlConfigError : std::invalid_argument {
   std::string key;
 };
 
+// A DRAM-less controller's SRAM for its tables and write buffer
+// (controller.sram_write_buffer): the size a DRAM-less DFTL keeps its map
+// cache and translation directory in.
+inline constexpr uint64_t kControllerSramBytes = 512 * 1024;
+
 struct FtlParams {
   FlashGeometry geometry;
   double over_provisioning = 0.07;  // spare flash as a fraction of user capacity

@@ -321,6 +321,9 @@ void Options::build() {
   if (c.sram_write_buffer && c.dram.size)
     throw error("controller.sram_write_buffer",
                 "is a DRAM-less controller's (dram.size=0); with DRAM, writes are buffered in dram.write_cache");
+  if (c.sram_write_buffer > ftl::kControllerSramBytes)
+    throw error("controller.sram_write_buffer", "is more than the controller's SRAM (" +
+                                                    std::to_string(ftl::kControllerSramBytes) + " B)");
   // A write buffer, in DRAM or in SRAM, holds whole pages.
   for (const auto& [key, bytes] : {std::pair{"dram.write_cache", c.dram.write_cache},
                                    std::pair{"controller.sram_write_buffer", c.sram_write_buffer}})
@@ -444,6 +447,9 @@ void Options::build() {
   if (w.number_ios == 0 && w.runtime == sc_core::SC_ZERO_TIME && !replaying)
     throw error("workload.number_ios", "0 (unlimited) needs a workload.runtime");
   const uint64_t member_bytes = ftl::user_pages_for(g, c.ftl_op) * g.page_size;
+  if (!c.hdd && c.raid.members > 1 && c.raid.stripe > member_bytes)
+    throw error("raid.stripe", "a stripe of " + std::to_string(c.raid.stripe) + " B is more than a member's user capacity (" +
+                                   std::to_string(member_bytes) + " B)");
   const uint64_t user_bytes = c.hdd                ? c.disk.capacity
                               : c.raid.members > 1 ? member_bytes / c.raid.stripe * c.raid.stripe * c.raid.members
                                                    : member_bytes;

@@ -369,7 +369,8 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             page = g["page"]
             buf = rng.choice([page, page * rng.randint(2, 64), page * 3 + 512, 512 << 10])
             # A DRAM-less controller's write buffer in SRAM: a DFTL's tables share that SRAM.
-            if rng.random() < 0.4 and (self.ftl != "dftl" or self.map_bytes + buf <= 512 << 10):
+            # (At most the SRAM's 512 KiB: more is refused.)
+            if rng.random() < 0.4 and buf <= 512 << 10 and (self.ftl != "dftl" or self.map_bytes + buf <= 512 << 10):
                 self._set(a, "controller.sram_write_buffer", fmt_size(rng, buf))
         elif rng.random() < 0.5 or need > 64 << 20:
             size = rng.choice([need, -(-need // 1024) * 1024, max(need, 64 << 20), need + (1 << 20)])

@@ -316,6 +316,14 @@ TEST(Reliability, D17_DramSmallerThanTheMappingTableIsRefused) {
              "option '--controller.sram_write_buffer': is a DRAM-less controller's (dram.size=0)");
   expect_bad(kSmall + "--dram.size=0 --controller.sram_write_buffer=2k",
              "option '--controller.sram_write_buffer': smaller than one page");
+  // At most the controller's SRAM; with a DFTL's tables, the buffer the user
+  // set is blamed, not the map cache left at its default.
+  expect_bad(kSmall + "--dram.size=0 --controller.sram_write_buffer=1t",
+             "option '--controller.sram_write_buffer': is more than the controller's SRAM (524288 B)");
+  expect_bad(kSmall + "--dram.size=0 --ftl.name=dftl --controller.sram_write_buffer=500k",
+             "option '--controller.sram_write_buffer': the map cache (");
+  // A RAID-0 stripe larger than a member is its own error, not the workload's.
+  expect_bad(kSmall + "--raid.members=2 --raid.stripe=1g", "option '--raid.stripe': a stripe of 1073741824 B is more than");
 }
 
 TEST(Reliability, D17_TwoOutputsOnOnePathAreRefused) {

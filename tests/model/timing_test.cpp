@@ -181,12 +181,12 @@ TEST(IdleLatency, Read4kOnDramlessController) {
 TEST(IdleLatency, Write4kIntoSramWriteBufferCompletesWithoutDramTraffic) {
   // A DRAM-less controller's SRAM write buffer: the DRAM write cache's rule,
   // without the staging into DRAM (dram() steps) the cache's write pays.
-  auto r = ssdtest::simulate(drive({"--precondition=none", "--dram.size=0", "--controller.sram_write_buffer=16m",
+  auto r = ssdtest::simulate(drive({"--precondition=none", "--dram.size=0", "--controller.sram_write_buffer=512k",
                                     "--workload.rw=randwrite", "--workload.bs=4k", "--workload.iodepth=1",
                                     "--workload.number_ios=1"}));
   const uint64_t expected = kCmd + ps_xfer(4096, kSata) + kDecode + kComplete;
   EXPECT_EQ(r["write"]["lat_ns"]["min"].get<uint64_t>(), expected / kNs);
-  EXPECT_EQ(r["device"]["sram"]["write_buffer_bytes"].get<uint64_t>(), 16u << 20);
+  EXPECT_EQ(r["device"]["sram"]["write_buffer_bytes"].get<uint64_t>(), 512u << 10);
   EXPECT_EQ(r["device"]["dram"]["write_cache_bytes"].get<uint64_t>(), 0u);
 }
 

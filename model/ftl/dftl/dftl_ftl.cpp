@@ -35,9 +35,12 @@ DftlFtl::Sizing DftlFtl::sizing(const FtlParams& p) {
   const bool sram = p.dram_bytes == 0;
   // (The SRAM write buffer's share: Options keeps it to DRAM-less drives.)
   const uint64_t room = sram ? kSramBytes - std::min(kSramBytes, p.sram_buffer_bytes) : p.dram_bytes;
+  // (Blamed on the write buffer when it was set and the map cache left at
+  // its default: the buffer is what the user chose.)
+  const bool buffer_at_fault = sram && p.sram_buffer_bytes && !p.options.set_by_user("ftl.map_cache");
   if (want > room || gtd > room - want)
     throw FtlConfigError(
-        "ftl.map_cache",
+        buffer_at_fault ? "controller.sram_write_buffer" : "ftl.map_cache",
         "the map cache (" + std::to_string(want) + " bytes) and the translation directory (" + std::to_string(gtd) +
             " bytes) do not fit in " +
             (sram ? "the controller SRAM of a DRAM-less drive (" + std::to_string(kSramBytes) + " bytes" +

@@ -42,7 +42,7 @@ namespace ssd::ftl {
 
 class DftlFtl : public PageFtl {
  public:
-  static constexpr uint64_t kSramBytes = 512 * 1024;
+  static constexpr uint64_t kSramBytes = kControllerSramBytes;
 
   DftlFtl(const FtlParams& p, FlashMedia& media);
   // map_bytes() of a DFTL built from `p` (FtlTableBytes), its map cache

@@ -80,6 +80,15 @@ TimeSeries::~TimeSeries() {
 }
 
 void TimeSeries::flush_interval(uint64_t length_ns) {
+  // A row per interval, empty ones too: an interval far shorter than the run
+  // would fill the disk (1 ns over a 0.2 s run: 2e8 rows), so the rows are
+  // bounded and the run stops, naming the option, past the bound.
+  if (index_ == kMaxTimeSeriesRows)
+    throw LogWriteFailed("timeseries.interval",
+                         path_ + ": more than " + std::to_string(kMaxTimeSeriesRows) + " rows of " +
+                             std::to_string(interval_ns_) + " ns each (the run stopped at " +
+                             std::to_string(double(index_) * double(interval_ns_) / 1e9) +
+                             " s simulated): choose a longer interval");
   // Rates are per second of the interval's own length (the last one ends
   // with the run); an interval without IOs of a kind has no latency, so
   // those cells stay empty rather than reading as 0 on a log axis.

@@ -42,6 +42,9 @@ class LatencyLog {
   uint64_t rows_ = 0;
 };
 
+// The most rows a --timeseries writes (about 1.5 GB of CSV).
+inline constexpr uint64_t kMaxTimeSeriesRows = 10'000'000;
+
 class TimeSeries {
  public:
   TimeSeries(const std::string& path, sc_core::sc_time interval);

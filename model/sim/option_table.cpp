@@ -124,7 +124,7 @@ const std::vector<OptionSpec>& core_option_specs() {
     {"latency-log",            "",       "path",  "write one CSV row per IO"},
     {"latency-log.format",     "csv",    "csv|fio", "csv: ssdsim's columns; fio: fio's write_lat_log format (msec, lat nsec, ddir, bs, offset, prio)"},
     {"timeseries",             "",       "path",  "write per-interval IOPS, MB/s and latency (mean, max, p50, p99, p99.9) CSV"},
-    {"timeseries.interval",    "1s",     "time",  "interval of --timeseries"},
+    {"timeseries.interval",    "1s",     "time",  "interval of --timeseries (a row each, empty ones too; a run that would write more than 10^7 rows stops with an error)"},
     {"vcd",                    "",       "path",  "write a VCD waveform (GTKWave) of what each resource is busy with; must end in .vcd"},
     {"vcd.start",              "0",      "time",  "VCD window: signals read 0 before this time"},
     {"vcd.end",                "0",      "time",  "VCD window: signals read 0 from this time; 0 = to the end"},

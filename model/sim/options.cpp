@@ -16,6 +16,7 @@
 
 #include "model/host/fio_job.h"
 #include "model/ftl/ftl.h"
+#include "model/sim/io_logs.h"
 #include "model/sim/text.h"
 #include "model/sim/units.h"
 #include "tlm/ssd_protocol.h"
@@ -498,6 +499,12 @@ void Options::build() {
   // Rows are whole nanoseconds apart.
   if (c.timeseries_interval < sc_core::sc_time(1, sc_core::SC_NS))
     throw error("timeseries.interval", "must be at least 1ns");
+  // A row per interval (io_logs.h): a run of known length that would write
+  // more than the bound is refused before it starts, not stopped at it.
+  if (!c.timeseries.empty() && w.runtime / c.timeseries_interval > double(kMaxTimeSeriesRows))
+    throw error("timeseries.interval", "gives " + std::to_string(uint64_t(w.runtime / c.timeseries_interval)) +
+                                           " rows over workload.runtime " + text("workload.runtime") + ", more than " +
+                                           std::to_string(kMaxTimeSeriesRows) + ": choose a longer interval");
   c.vcd = text("vcd");
   if (!c.vcd.empty() && (c.vcd.size() < 5 || c.vcd.compare(c.vcd.size() - 4, 4, ".vcd") != 0))
     throw error("vcd", "the file name must end in .vcd (SystemC's VCD writer adds that suffix)");

@@ -393,6 +393,16 @@ TEST(Reliability, D17_AnOptionThatShapesNothingHereIsRefused) {
                    .is_null());
 }
 
+// A time series writes a row per interval, empty ones too: a run of known
+// length that would write more than 10^7 rows is refused before it starts.
+TEST(Reliability, D17_ATimeSeriesOfTooManyRowsIsRefused) {
+  expect_bad(kDrive + "--workload.number_ios=0 --workload.runtime=1s --timeseries=" + tmp("many.csv") +
+                 " --timeseries.interval=10ns",
+             "option '--timeseries.interval': gives 100000000 rows over workload.runtime 1s, more than 10000000");
+  EXPECT_FALSE(run_ok(kDrive + "--workload.number_ios=0 --workload.runtime=1ms --timeseries=" + tmp("few.csv") +
+                          " --timeseries.interval=100ns", "ts_rows").is_null());
+}
+
 // --export-trace writes the synthetic workload's requests and stops: an
 // option only a simulation reads or writes would be silently ignored.
 TEST(Reliability, D17_WhatOnlyASimulationUsesIsRefusedWithExportTrace) {
@@ -465,7 +475,7 @@ TEST(Reliability, LogOnAFullDiskStopsTheRun) {
   // naming the option; before, it ran to its end and failed there.
   const std::string endless = kDrive + "--workload.rw=randread --workload.number_ios=0 --workload.runtime=1000s ";
   expect_bad(endless + "--latency-log=/dev/full", "option '--latency-log': /dev/full: write failed (the run stopped after");
-  expect_bad(endless + "--timeseries=/dev/full --timeseries.interval=1us",
+  expect_bad(endless + "--timeseries=/dev/full --timeseries.interval=1ms",
              "option '--timeseries': /dev/full: write failed (the run stopped after");
 }
 

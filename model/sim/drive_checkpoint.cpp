@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "model/sim/interrupt.h"
+#include "model/sim/text.h"
 
 namespace ssd {
 
@@ -59,7 +60,7 @@ void header(Checkpoint& c, const SimConfig& cfg, std::string& state, std::vector
     std::string x, y;
     while (std::getline(a, x, ';') && std::getline(b, y, ';') && x == y) {
     }
-    c.fail("saved from another drive: '" + x + "' there, '" + y + "' here");
+    c.fail("saved from another drive: '" + text::printable(x) + "' there, '" + y + "' here");  // (x: the file's bytes)
   }
   c.text(state);
   uint64_t n = phases.size();

@@ -81,17 +81,24 @@ TEST(CheckpointCli, DamagedFilesAreRefused) {
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::string flipped = bytes;
   flipped[flipped.size() / 2] ^= 0x20;
+  std::string damaged_description = bytes;
+  const size_t op = damaged_description.find("ftl.op=");
+  ASSERT_NE(op, std::string::npos);
+  damaged_description[op + 3] = '\xff';
   for (const auto& [name, content, why] : std::vector<std::tuple<std::string, std::string, std::string>>{
            {"truncated", bytes.substr(0, bytes.size() / 3), "ends early"},
            {"flipped", flipped, "checksum"},
            {"longer", bytes + "x", "after the end"},
-           {"not-a-state", "hello, I am a text file that is long enough to hold a header\n", "not an ssdsim drive state"}}) {
+           {"not-a-state", "hello, I am a text file that is long enough to hold a header\n", "not an ssdsim drive state"},
+           // A byte of the drive's description damaged: named, not echoed raw.
+           {"description", damaged_description, "saved from another drive: '"}}) {
     const std::string f = tmp("state-" + name + ".bin");
     std::ofstream(f, std::ios::binary) << content;
     const auto r = run(kDrive + "--load-state " + f);
     EXPECT_EQ(r.code, 2) << name << ": " << r.out;
     EXPECT_NE(r.out.find(why), std::string::npos) << name << ": " << r.out;
     EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+    EXPECT_EQ(r.out.find('\xff'), std::string::npos) << name << ": raw bytes in " << r.out;
   }
 }
 

@@ -19,9 +19,13 @@ NandChannel::NandChannel(sc_core::sc_module_name name, const NandConfig& cfg)
       booked_(cfg.suspend ? cfg.geometry.dies_per_channel : 0),
       movable_(booked_.size(), 0),
       idle_(booked_.size(), sc_core::SC_ZERO_TIME) {
-  socket.register_b_transport(this, &NandChannel::b_transport);
+  // (Two builds of one body: with a cache mode the register's turns, without
+  // one not even their test on the path of every operation.)
+  if (turns_.empty()) socket.register_b_transport(this, &NandChannel::b_transport<false>);
+  else socket.register_b_transport(this, &NandChannel::b_transport<true>);
 }
 
+template <bool kRegisterTurns>
 void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   FlashCommand* cmd = trans.get_extension<FlashCommand>();
   const sc_time now = ssdtlm::sim_time();
@@ -44,24 +48,13 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     case FlashOpKind::Erase: after = cfg_.t_erase; count(stats_.gc_erases, stats_.erases); break;
   }
   if (n > 1) ++stats_.multi_plane_ops, stats_.multi_plane_pages += n;
-  const bool through_cache =
-      (cmd->kind == FlashOpKind::Program && cfg_.cache_program) || (cmd->kind == FlashOpKind::Read && cfg_.cache_read);
-  // The register's turn (cache modes only; erases use no register).
-  RegisterTurn* turn = turns_.empty() || cmd->kind == FlashOpKind::Erase ? nullptr : &turns_[cmd->die];
-  if (turn) {
-    const uint8_t stream = !through_cache ? 3 : cmd->kind == FlashOpKind::Program ? 1 : 2;
-    if (turn->stream != stream) turn->stream = stream, turn->since = turn->release;
-    if (turn->since > now + delay) delay = turn->since - now;
-  }
-  if (through_cache) {
-    const sc_time end = cached(*cmd, now + delay, cmd->kind == FlashOpKind::Read ? before : after, xfer);
-    // A cached program lets go of the register when its tPROG begins.
-    const sc_time& let_go = cmd->kind == FlashOpKind::Program ? register_free_[cmd->die] : end;
-    turn->release = std::max(turn->release, let_go);
-    delay = end - now;
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
+  // Cache modes only: the register's turn, and the operations through the
+  // cache register.
+  if constexpr (kRegisterTurns)
+    if (through_register(*cmd, now, delay, before, xfer, after)) {
+      trans.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
   // The die is held from the start of its array step until the end of the
   // step after the transfer (data waits in the page register for the bus).
   // The transfer itself may be split over the bus's free gaps: the controller
@@ -112,7 +105,8 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
   // (A read that suspended nothing left both calendars as they were.)
   die.reserve(start, end - start, at_die);
   if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + before, xfer, on_bus);
-  if (turn) turn->release = std::max(turn->release, end);
+  if constexpr (kRegisterTurns)  // it held the register to its end
+    if (cmd->kind != FlashOpKind::Erase) turns_[cmd->die].release = std::max(turns_[cmd->die].release, end);
   delay = end - now;
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
@@ -193,6 +187,24 @@ NandChannel::NoFit& NandChannel::NoFitBook::add(const sc_time& before, const sc_
   if (used < kShapes) ++used;
   f = NoFit{before, xfer, after, sc_core::SC_ZERO_TIME, sc_core::SC_ZERO_TIME};
   return f;
+}
+
+bool NandChannel::through_register(const FlashCommand& cmd, const sc_time& now, sc_time& delay, const sc_time& before,
+                                   const sc_time& xfer, const sc_time& after) {
+  const bool through_cache =
+      (cmd.kind == FlashOpKind::Program && cfg_.cache_program) || (cmd.kind == FlashOpKind::Read && cfg_.cache_read);
+  if (cmd.kind == FlashOpKind::Erase) return false;  // (an erase uses no register)
+  RegisterTurn& turn = turns_[cmd.die];
+  const uint8_t stream = !through_cache ? 3 : cmd.kind == FlashOpKind::Program ? 1 : 2;
+  if (turn.stream != stream) turn.stream = stream, turn.since = turn.release;
+  if (turn.since > now + delay) delay = turn.since - now;
+  if (!through_cache) return false;
+  const sc_time end = cached(cmd, now + delay, cmd.kind == FlashOpKind::Read ? before : after, xfer);
+  // A cached program lets go of the register when its tPROG begins.
+  const sc_time& let_go = cmd.kind == FlashOpKind::Program ? register_free_[cmd.die] : end;
+  turn.release = std::max(turn.release, let_go);
+  delay = end - now;
+  return true;
 }
 
 sc_time NandChannel::cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array,

@@ -124,7 +124,13 @@ class NandChannel : public sc_core::sc_module {
                        NoFitBook* book = nullptr);
 
  private:
+  // kRegisterTurns: a cache mode is on (the register's turns, turns_).
+  template <bool kRegisterTurns>
   void b_transport(tlm::tlm_generic_payload& trans, sc_time& delay);
+  // Cache modes: waits for the register's turn (moves `delay`), and serves
+  // an operation through the cache register (true; `delay` its end).
+  [[gnu::noinline]] bool through_register(const ssdtlm::FlashCommand& cmd, const sc_time& now, sc_time& delay,
+                                          const sc_time& before, const sc_time& xfer, const sc_time& after);
   // A program or read through the cache register; returns its end.
   sc_time cached(const ssdtlm::FlashCommand& cmd, const sc_time& earliest, const sc_time& array, const sc_time& xfer);
   // nand.suspend: serve the read `cmd` by suspending an operation on its

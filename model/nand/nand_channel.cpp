@@ -191,9 +191,9 @@ NandChannel::NoFit& NandChannel::NoFitBook::add(const sc_time& before, const sc_
 
 bool NandChannel::through_register(const FlashCommand& cmd, const sc_time& now, sc_time& delay, const sc_time& before,
                                    const sc_time& xfer, const sc_time& after) {
+  if (cmd.kind == FlashOpKind::Erase) return false;  // (an erase uses no register)
   const bool through_cache =
       (cmd.kind == FlashOpKind::Program && cfg_.cache_program) || (cmd.kind == FlashOpKind::Read && cfg_.cache_read);
-  if (cmd.kind == FlashOpKind::Erase) return false;  // (an erase uses no register)
   RegisterTurn& turn = turns_[cmd.die];
   const uint8_t stream = !through_cache ? 3 : cmd.kind == FlashOpKind::Program ? 1 : 2;
   if (turn.stream != stream) turn.stream = stream, turn.since = turn.release;

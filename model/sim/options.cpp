@@ -485,14 +485,14 @@ void Options::build() {
     throw error("export-trace", "needs a bounded workload (workload.number_ios > 0)");
   // The export writes the synthetic workload's requests and stops: what
   // only a simulation reads or writes would be silently ignored.
+  if (!c.export_trace.empty() && replaying)
+    throw error("trace", "cannot be combined with --export-trace (it writes the synthetic workload's requests, it "
+                         "does not convert a trace)");
   if (!c.export_trace.empty())
-    for (const char* k : {"trace", "vcd", "activity", "report", "report.avgtime", "output", "output-format",
-                          "latency-log", "timeseries", "save-state", "load-state", "state", "precondition",
-                          "precondition.overwrite", "state.threads", "powerfail.at", "check.content", "store-data"})
-      if (given(k))
-        throw error(k, std::string(k) == "trace" ? "cannot be combined with --export-trace (it writes the synthetic "
-                                                   "workload's requests, it does not convert a trace)"
-                                                 : "nothing is simulated with --export-trace");
+    for (const char* k : {"vcd", "activity", "report", "report.avgtime", "output", "output-format", "latency-log",
+                          "timeseries", "save-state", "load-state", "state", "precondition", "precondition.overwrite",
+                          "state.threads", "powerfail.at", "check.content", "store-data"})
+      if (given(k)) throw error(k, "nothing is simulated with --export-trace");
   c.latency_log = text("latency-log");
   c.timeseries = text("timeseries");
   c.timeseries_interval = duration("timeseries.interval", kMaxRunTime);

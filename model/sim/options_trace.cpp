@@ -12,8 +12,8 @@ namespace ssd {
 
 void Options::build_replay(SimConfig& c) const {
   ReplayConfig& r = c.replay;
-  const bool replaying = !text("trace").empty();
   r.path = text("trace");
+  const bool replaying = !r.path.empty();
   r.format = text("trace.format");
   if (!r.format.empty()) choice("trace.format", traces::trace_formats());
   r.timed = choice("trace.mode", {"timed", "afap"}) == "timed";
@@ -66,12 +66,13 @@ void Options::build_replay(SimConfig& c) const {
   if (!r.timed && given("trace.speed"))
     throw error("trace.speed", "paces a timed replay's arrivals; trace.mode=afap issues as fast as the drive takes them");
   if (!given("trace.arrival") && !given("trace.sector_size")) return;
-  std::string format = r.format;
-  if (format.empty()) try {
-      format = traces::detect_format(r.path);
+  // (Detected once: the replay then reads the format from here.)
+  if (r.format.empty()) try {
+      r.format = traces::detect_format(r.path);
     } catch (const traces::TraceError&) {  // the replay's error to report
       return;
     }
+  const std::string& format = r.format;
   if (given("trace.arrival") && format != "blktrace" && format != "blkparse")
     throw error("trace.arrival", "chooses between blktrace's Q and D events: " + r.path + " is a " + format + " trace");
   if (given("trace.sector_size") && format != "blkparse" && format != "spc" && format != "disksim")

@@ -51,6 +51,8 @@ struct Driver : sc_core::sc_module {
   }
   // Books `kind` (a program: suspendable or not) `after` from now, on `die`,
   // moving `bytes` over the bus; returns its end and the moves a read reported.
+  // A 4 KiB page's `kind` booked now on `die` (the cache register's tests).
+  sc_time page(FlashOpKind kind, uint32_t die = 0) { return op(kind, sc_core::SC_ZERO_TIME, false, nullptr, die, 4096); }
   sc_time op(FlashOpKind kind, const sc_time& after, bool suspendable = false,
              std::vector<std::pair<sc_time, sc_time>>* moved = nullptr, uint32_t die = 0, uint32_t bytes = 0) {
     FlashCommand cmd;
@@ -211,8 +213,8 @@ TEST(CacheRegister, AProgramsTransferWaitsForTheRegisterAndLeavesTheBusToAnother
   std::vector<sc_time> programs;
   Driver d("driver", [&](Driver& self) {
     for (int i = 0; i < 3; ++i)
-      programs.push_back(self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096));
-    read_end = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, nullptr, 1, 4096);
+      programs.push_back(self.page(FlashOpKind::Program));
+    read_end = self.page(FlashOpKind::Read, 1);
   }, c);
   sc_core::sc_start();
   EXPECT_EQ(programs[0], x + kProg);
@@ -242,9 +244,9 @@ TEST(CacheRegister, AProgramsDataWaitsForTheReadBookedBeforeItToDrainTheRegister
   // R, it would end x earlier).
   sc_time p1, r, p2;
   Driver d("driver", [&](Driver& self) {
-    p1 = self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
-    r = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
-    p2 = self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+    p1 = self.page(FlashOpKind::Program);
+    r = self.page(FlashOpKind::Read);
+    p2 = self.page(FlashOpKind::Program);
   }, cached_die(false));
   sc_core::sc_start();
   EXPECT_EQ(p1, kX + kProg);
@@ -259,8 +261,8 @@ TEST(CacheRegister, ACachedReadWaitsForTheProgramWhoseDataIsInTheRegister) {
   // needs): tR from x + T, data out until 2x + T + tR.
   sc_time p, r;
   Driver d("driver", [&](Driver& self) {
-    p = self.op(FlashOpKind::Program, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
-    r = self.op(FlashOpKind::Read, sc_core::SC_ZERO_TIME, false, nullptr, 0, 4096);
+    p = self.page(FlashOpKind::Program);
+    r = self.page(FlashOpKind::Read);
   }, cached_die(true));
   sc_core::sc_start();
   EXPECT_EQ(p, kX + kProg);

@@ -93,6 +93,9 @@ CircularFtl::CircularFtl(const FtlParams& p, FlashMedia& media)
     throw FtlConfigError("ftl.op", "circular FTL: " + std::to_string(spare) +
                                        " spare blocks per die, it needs ftl.gc_threshold + 2 = " +
                                        std::to_string(reserve_ + 2));
+  // The default target (4) is cut to what a small drive has; a value the
+  // user gave is held to it.
+  if (idle_free_ > spare && !p.options.set_by_user("ftl.circular_idle_free")) idle_free_ = uint32_t(spare);
   if (idle_free_ > spare)
     throw FtlConfigError("ftl.circular_idle_free", "above the " + std::to_string(spare) +
                                                        " spare blocks per die (a full drive could never reach it)");
@@ -293,6 +296,8 @@ SSDSIM_FTL_PLUGIN(registry) {
   registry.add("circular", "page mapping, each die a circular log, FIFO GC (example plug-in)",
                [](const FtlParams& p, FlashMedia& m) { return std::make_unique<CircularFtl>(p, m); },
                {{"ftl.circular_idle_free", "4", "count",
-                 "idle time: reclaim the oldest block of a die while it has fewer free blocks than this (0: no idle GC)"}},
+                 "idle time: reclaim the oldest block of a die while it has fewer free blocks than this (0: no idle GC; "
+                 "at most a die's spare blocks, the default cut to them; needs ftl.idle_after)",
+                 true}},
                &CircularFtl::table_bytes);
 }

@@ -33,7 +33,7 @@ namespace ssd::ftl {
 
 // Bumped whenever this interface changes incompatibly; a plug-in built
 // against another version is refused at load.
-constexpr int kFtlApiVersion = 5;
+constexpr int kFtlApiVersion = 6;
 
 // One NAND array operation the firmware must schedule.
 struct FlashOp {
@@ -115,8 +115,11 @@ struct FtlCycleCosts {
 // parsed and checked by the option parser, handed to the FTL in FtlParams.
 // `unit` is one of: count, size, fraction, percent, bool, time, or a choice
 // list "a|b|c". Several FTLs may declare the same key (with one default).
+// `idle_time`: the option shapes only idle-time work, so a value given
+// without `ftl.idle_after` is refused (it would change nothing).
 struct FtlOptionSpec {
   std::string key, fallback, unit, help;
+  bool idle_time = false;
 };
 
 // Parsed values of the selected FTL's options: numbers in base units (bytes,

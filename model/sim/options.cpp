@@ -91,7 +91,22 @@ Options Options::parse(int argc, const char* const* argv) {
     else if (is_flag(opt.string_key)) o.set(opt.string_key, "true", "command line");  // bare --flag
     else throw OptionError("command line: option '--" + opt.string_key + "' needs a value");
   }
-  if (!o.help_ && !o.version_ && !o.list_ftls_ && !o.kernel_speed_) o.build();
+  // --help, --version, --list-ftls and --kernel-speed each print something
+  // and exit, so any other option beside one of them would be silently
+  // ignored: refused instead. Only --ftl.plugin may go with --help and
+  // --list-ftls (its options and FTLs are then listed too).
+  std::vector<std::string> actions, others;
+  for (const auto& opt : parsed.options) {
+    const std::string& k = opt.string_key;
+    if (k == "help" || k == "version" || k == "list-ftls" || k == "kernel-speed") actions.push_back("--" + k);
+    else others.push_back("--" + k);
+  }
+  if (actions.size() > 1) throw OptionError("command line: " + actions[0] + " and " + actions[1] + ": give one of them");
+  const bool lists_plugins = o.help_ || o.list_ftls_;
+  for (const auto& other : others)
+    if (!actions.empty() && !(lists_plugins && other == "--ftl.plugin"))
+      throw OptionError("command line: " + actions[0] + " takes no other option (given: '" + printable(other) + "')");
+  if (actions.empty()) o.build();
   return o;
 }
 
@@ -370,10 +385,7 @@ void Options::build() {
   c.idle_dies = uint32_t(count("ftl.idle_dies", 1, c.nand.geometry.dies()));
   if (given("ftl.idle_dies") && c.idle_after == sc_core::SC_ZERO_TIME)
     throw error("ftl.idle_dies", "only matters with idle-time work: set ftl.idle_after too");
-  build_ftl();
-  for (const char* k : {"ftl.gc.bg_threshold", "ftl.hybrid.idle_merge"})
-    if (c.ftl_options.user_set.count(k) && c.idle_after == sc_core::SC_ZERO_TIME)
-      throw error(k, "only matters with idle-time work: set ftl.idle_after too");
+  build_ftl();  // (refuses an FTL's idle-time option without ftl.idle_after)
   // The FTL's spare must hold the GC threshold plus its two open blocks
   // (multi-plane blocks with nand.multiplane: the blocks the FTL manages).
   const FlashGeometry fg = c.nand.ftl_geometry();

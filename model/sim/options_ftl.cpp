@@ -63,6 +63,8 @@ void Options::build_ftl() {
   for (const ftl::FtlOptionSpec& o : mine.options) {
     declared.insert(o.key);
     if (given(o.key)) c.ftl_options.user_set.insert(o.key);
+    if (o.idle_time && given(o.key) && c.idle_after == sc_core::SC_ZERO_TIME)
+      throw error(o.key, "only matters with idle-time work: set ftl.idle_after too");
     const std::string& u = o.unit;
     if (u == "count") c.ftl_options.number[o.key] = double(count(o.key, 0, uint64_t(1) << 40));
     else if (u == "size") c.ftl_options.number[o.key] = double(size(o.key));

@@ -28,7 +28,8 @@ std::string Options::help_text() {
          "The same KEYs work in INI config files: [nand] channels = 10 is --nand.channels=10.\n"
          "Later --config files and options override earlier ones.\n\n"
          "  --help              this text\n  --version           print the version\n"
-         "  --list-ftls         list the FTL plug-ins\n  --kernel-speed      measure this machine's SystemC kernel (timed event ping-pong) and print it as JSON\n  --config FILE       load an INI preset (repeatable)\n";
+         "  --list-ftls         list the FTL plug-ins\n  --kernel-speed      measure this machine's SystemC kernel (timed event ping-pong) and print it as JSON\n"
+         "                      (each of these four alone; --help and --list-ftls also with --ftl.plugin)\n  --config FILE       load an INI preset (repeatable)\n";
   // One group per section, in order of first appearance: a key's section is
   // its prefix before the first dot, and a dotless key that heads others
   // (trace, trace.mode) joins their section; the rest are [general]. FTL

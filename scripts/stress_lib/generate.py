@@ -112,9 +112,9 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             if self.ftl == "page" and not any(k.startswith(("ftl.gc.", "ftl.wl.")) for k, _ in a):
                 a[:] = [(k, v) for k, v in a if k != "ftl.name"] + [("ftl.name", "circular")]
                 self.ftl = "plugin"
-                # Its idle-time GC target: at most the spare blocks of a die (its default, 4, is
-                # refused on a drive with fewer).
-                if rng.random() < 0.3 or self.spare_blocks < 4:
+                # Its idle-time GC target: at most the spare blocks of a die (its default, 4,
+                # becomes the spare on a drive with fewer).
+                if rng.random() < 0.3:
                     a.append(("ftl.circular_idle_free", str(rng.choice([0, 1, min(4, self.spare_blocks),
                                                                          self.spare_blocks]))))
             else:
@@ -198,10 +198,11 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             self._set(a, "export-trace", "@export.trace")
             self._set(a, "export-trace.format", rng.choice(TRACE_FORMATS))
         self._outputs(a, content, kind)
-        # ftl.hybrid.idle_merge is drawn before the idle time: without idle-time work it is refused.
+        # Idle-time options are drawn before the idle time: without idle-time work they are refused.
         opts = dict(a)
-        if "ftl.hybrid.idle_merge" in opts and opts.get("ftl.idle_after", "0") == "0" and not self.expect_refusal:
-            self.expect_refusal = f"--ftl.hybrid.idle_merge={opts['ftl.hybrid.idle_merge']}"
+        for key in ("ftl.hybrid.idle_merge", "ftl.circular_idle_free"):
+            if key in opts and opts.get("ftl.idle_after", "0") == "0" and not self.expect_refusal:
+                self.expect_refusal = f"--{key}={opts[key]}"
         spec = RunSpec(a, expect_refusal=self.expect_refusal)
         if rng.random() < 0.1:  # some options through an INI file: the --config path
             # (ftl.plugin is command line only: it adds options the file may set)

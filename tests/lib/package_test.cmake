@@ -54,7 +54,7 @@ endif()
 # The installed simulator on the plug-in's FTL, its option set, every read
 # checked against what was last written (exit 3 on a mismatch), GC running.
 set(report ${WORK_DIR}/plugin-report.json)
-run("run plug-in" ${prefix}/bin/ssdsim --ftl.plugin ${plugin} --ftl.name=circular --ftl.circular_idle_free=3
+run("run plug-in" ${prefix}/bin/ssdsim --ftl.plugin ${plugin} --ftl.name=circular --ftl.circular_idle_free=3 --ftl.idle_after=1ms
     --check.content=true --nand.channels=2 --nand.dies_per_channel=1 --nand.planes_per_die=1
     --nand.blocks_per_plane=64 --nand.pages_per_block=32 --ftl.op=0.25 --precondition=used
     --workload.rw=randrw --workload.number_ios=4000 --report ${report})

@@ -238,6 +238,28 @@ TEST(Cli, Version) {
   EXPECT_EQ(r.out.rfind("ssdsim ", 0), 0u);
 }
 
+// --help, --version, --list-ftls and --kernel-speed print and exit: an
+// option beside one of them would shape nothing, so it is refused (only
+// --ftl.plugin, whose options and FTLs --help and --list-ftls then list).
+TEST(BadInput, InformationActionsStandAlone) {
+  for (const std::string action : {"--version", "--list-ftls", "--help", "--kernel-speed"}) {
+    const Result r = run(action + " --workload.rw=zigzag");
+    EXPECT_EQ(r.code, 2) << action << "\n" << r.out;
+    EXPECT_NE(r.out.find("command line: " + action + " takes no other option (given: '--workload.rw')"),
+              std::string::npos) << r.out;
+    EXPECT_EQ(ssdtest::program_lines(r.out), 1) << r.out;
+  }
+  const Result both = run("--version --list-ftls");
+  EXPECT_EQ(both.code, 2) << both.out;
+  EXPECT_NE(both.out.find("command line: --version and --list-ftls: give one of them"), std::string::npos) << both.out;
+  const std::string ini = tmp("version.ini");
+  std::ofstream(ini) << "[nand]\nchannels = 2\n";
+  const Result config = run("--config " + ini + " --version");
+  EXPECT_EQ(config.code, 2) << config.out;
+  EXPECT_NE(config.out.find("--version takes no other option (given: '--config')"), std::string::npos) << config.out;
+  EXPECT_EQ(run("-h").code, 0);
+}
+
 TEST(Cli, LaterSourcesOverrideEarlier) {
   const std::string a = tmp("a.ini"), b = tmp("b.ini"), rep = tmp("override.json");
   std::ofstream(a) << "[nand]\nchannels = 2\n[workload]\nnumber_ios = 100\n";

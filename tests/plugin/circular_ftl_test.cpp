@@ -118,16 +118,23 @@ TEST(CircularPlugin, IdleGcStopsAtATailBlockThatWouldFreeNothing) {
   EXPECT_EQ(stat(*f, "idle_gc_runs"), 0);
 }
 
+// A target the user gave above the spare is refused; the default, above
+// the spare of a small drive, is cut to it.
 TEST(CircularPlugin, IdleTargetAboveTheSpareIsRefusedNamingTheOption) {
-  FlashMedia media(params(6).geometry, false);
+  ftl::FtlParams given = params(6);  // 5 spare blocks
+  given.options.user_set.insert("ftl.circular_idle_free");
+  FlashMedia media(given.geometry, false);
   try {
-    ftl::FtlRegistry::instance().create("circular", params(6), media);  // 5 spare blocks
+    ftl::FtlRegistry::instance().create("circular", given, media);
     FAIL() << "accepted ftl.circular_idle_free = 6";
   } catch (const ftl::FtlConfigError& e) {
     EXPECT_EQ(e.key, "ftl.circular_idle_free");
   }
-  FlashMedia ok(params(5).geometry, false);
-  EXPECT_NO_THROW(ftl::FtlRegistry::instance().create("circular", params(5), ok));
+  given.options.number["ftl.circular_idle_free"] = 5;
+  FlashMedia ok(given.geometry, false);
+  EXPECT_NO_THROW(ftl::FtlRegistry::instance().create("circular", given, ok));
+  FlashMedia by_default(params(6).geometry, false);
+  EXPECT_NO_THROW(ftl::FtlRegistry::instance().create("circular", params(6), by_default));
 }
 
 }  // namespace circular_ftl_test

@@ -50,13 +50,16 @@ TEST(PluginCli, ItsOptionWithoutItsFtlIsRefused) {
                  {"--ftl.circular_idle_free", "applies to ftl.name=circular, not 'page'"});
   // Without the plug-in the option does not exist at all.
   expect_refused(run("--ftl.circular_idle_free=2 --workload.number_ios=10"), {"ftl.circular_idle_free"});
+  // An idle-time option (FtlOptionSpec::idle_time) without idle time would change nothing.
+  expect_refused(run(kLoad + " --ftl.name=circular --ftl.circular_idle_free=2 --workload.number_ios=10"),
+                 {"--ftl.circular_idle_free", "only matters with idle-time work: set ftl.idle_after too"});
 }
 
 TEST(PluginCli, RunsWithEveryReadChecked) {
   // 2 dies x 64 blocks x 32 pages (16 MiB): preconditioned with random
   // overwrites, so GC has run, then mixed random IO, the plug-in's option set.
   const std::string report = ssdtest::tmp("plugin_report.json");
-  const auto r = run(kLoad + " --ftl.name=circular --ftl.circular_idle_free=3 --check.content=true"
+  const auto r = run(kLoad + " --ftl.name=circular --ftl.circular_idle_free=3 --ftl.idle_after=1ms --check.content=true"
                      " --nand.channels=2 --nand.dies_per_channel=1 --nand.planes_per_die=1"
                      " --nand.blocks_per_plane=64 --nand.pages_per_block=32 --ftl.op=0.25"
                      " --precondition=used --workload.rw=randrw --workload.number_ios=4000"

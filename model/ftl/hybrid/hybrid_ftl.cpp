@@ -15,7 +15,7 @@ std::vector<FtlOptionSpec> HybridFtl::options() {
            "hybrid FTLs: log blocks per die, or per die group with ftl.hybrid.stripe (BAST: one per logical block "
            "being updated; FAST: one sequential, the rest random)"},
           {"ftl.hybrid.idle_merge", "true", "bool",
-           "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)"},
+           "hybrid FTLs: merge the fullest (then oldest) log block while the host is idle (with ftl.idle_after)", true},
           {"ftl.hybrid.interleave", "false", "bool",
            "hybrid FTLs: consecutive LPNs on consecutive dies (die groups): LPN % dies picks the die, whose "
            "logical blocks are made of every dies-th LPN (the OpenSSD Jasmine FTLs' lpn % NUM_BANKS), so sequential "

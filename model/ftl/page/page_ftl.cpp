@@ -15,7 +15,7 @@ FtlRegistration page_registration(
     [](const FtlParams& p, FlashMedia& m) { return std::make_unique<PageFtl>(p, m); },
     {{"ftl.gc.policy", "greedy", kGcPolicyChoices, "GC victim: fewest valid pages, best age x free / cost, oldest, random, best of d random"},
      {"ftl.gc.d", "8", "count", "d-choice: candidate blocks drawn per victim"},
-     {"ftl.gc.bg_threshold", "8", "count", "idle-time GC runs on a die while it has fewer free blocks than this (needs ftl.idle_after)"},
+     {"ftl.gc.bg_threshold", "8", "count", "idle-time GC runs on a die while it has fewer free blocks than this (needs ftl.idle_after)", true},
      {"ftl.gc.separate", "true", "bool", "GC copies go to their own open block, apart from host data (false: into the host's)"},
      {"ftl.wl.dynamic", "false", "bool", "open the free block with the fewest erases instead of the longest-free one"},
      {"ftl.wl.threshold", "0", "count", "static wear levelling: move cold data when a die's erase-count spread exceeds this; 0 = off"}},

@@ -125,7 +125,7 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
             kind = "synthetic"
         self._dram(a, geo, user_pages)
         self._cpu_sata(a)
-        pre = rng.choice(["none", "seq-fill", "used"])
+        pre = "none" if self.no_fill else rng.choice(["none", "seq-fill", "used"])
         if pre != "seq-fill" or rng.random() < 0.3:
             self._set(a, "precondition", pre)
         if pre == "used" and self.starved:
@@ -273,6 +273,7 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
                 name = "page"
         self.ftl = name
         self.starved = False   # dftl with a small map cache and almost no spare (below)
+        self.no_fill = False   # ... and so little room left that even a fill thrashes
         self.merge_pages = 1   # pages one merge of a block-mapped FTL copies (sizes the run's budget)
         # The FTL's geometry: with nand.multiplane its blocks are multi-plane blocks (options.cpp,
         # SimConfig::ftl_geometry), so the spare-area rule counts blocks_per_plane per die.
@@ -346,6 +347,14 @@ class Generator(FtlOptions, ExtraOptions, StateOptions):
                 # after a `used` state: WA 130, 6 IOs 7.7 s, 20 past 60 s (seed 25003 run 4069).
                 self.merge_pages = fpb * 64
                 self.starved = True
+                # What the dies hold beyond the GC reserve, the open blocks, the user pages and
+                # the translation pages (_dftl_op makes it as small as the rule allows). Under
+                # about 1 % a fill alone thrashes too: its translation writes use up what GC frees
+                # (a 1-entry cache, 40 pages of slack on a 4096-block die: the fill took 29 s,
+                # some blocks erased 10^5 times; seed 20261204 run 1162).
+                tpages = -(-user_pages // (g["page"] // self.entry))
+                slack = dies * (bpd - gc - 2) * fpb - user_pages - tpages
+                self.no_fill = slack < user_pages // 100
         if rng.random() < 0.1:   # applies to every FTL: one GC or merge at a time
             self._set(a, "controller.serial_gc", rng.choice(["true", "false"]))
         if name != "page" and rng.random() < 0.03:

@@ -84,8 +84,11 @@ void NandChannel::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     }
     // Reads and what the controller did not mark suspendable are bookings
     // too: nobody can move them.
+    const Activity what = cmd->kind == FlashOpKind::Read      ? Activity::Read
+                          : cmd->kind == FlashOpKind::Program ? Activity::Program
+                                                              : Activity::Erase;
     const Booking b{start, end - after, end, sc_core::SC_ZERO_TIME,
-                    cmd->suspendable && cmd->kind != FlashOpKind::Read, 0};
+                    cmd->suspendable && cmd->kind != FlashOpKind::Read, 0, what, cmd->gc, cmd->lpn, cmd->ppn};
     const size_t at = size_t(std::upper_bound(booked.begin(), booked.end(), b, [](const Booking& x, const Booking& y) {
                                return x.start < y.start;
                              }) - booked.begin());
@@ -328,7 +331,12 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
       ++last;
     }
     if (bus_track_) {
-      die_tracks_[cmd.die]->label(Activity::Read, false, cmd.lpn, cmd.ppn, cmd.bytes);
+      // The read runs inside the operation's booking, which stays on the
+      // die's track: it is drawn on the die's track of suspended reads, from
+      // the suspend command to its data's end.
+      ActivityTrack* reads = suspend_tracks_.at(cmd.die);
+      reads->label(Activity::Read, false, cmd.lpn, cmd.ppn, cmd.bytes);
+      reads->reserved(at, end);
       bus_track_->label(Activity::Transfer, false, cmd.lpn, cmd.ppn, cmd.bytes);
     }
     if (xfer != sc_core::SC_ZERO_TIME) bus_.fill(start + t_read, xfer);
@@ -342,6 +350,8 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
       // The move takes this much of the gap after m: all of it, but at the
       // chain's last booking what is left of the carry.
       const sc_time taken = std::min(carry, gap);
+      // (On the die's track: the time m is pushed past its booked end, under m's own name.)
+      if (bus_track_) die_tracks_[cmd.die]->label(m.what, m.gc, m.lpn, m.ppn, 0, true);
       if (taken != sc_core::SC_ZERO_TIME) die.reserve(m.end, taken);
       if (j + 1 < booked.size()) idle -= taken;
       cmd.resumed.emplace_back(m.end, m.end + carry);
@@ -358,9 +368,10 @@ bool NandChannel::suspend_for(FlashCommand& cmd, const sc_time& earliest, const 
   return false;
 }
 
-void NandChannel::trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies) {
+void NandChannel::trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies, std::vector<ActivityTrack*> suspended) {
   bus_track_ = bus;
   die_tracks_ = std::move(dies);
+  suspend_tracks_ = std::move(suspended);
   bus_.observe(bus);
   for (size_t d = 0; d < dies_.size(); ++d) dies_[d].observe(die_tracks_.at(d));
 }

@@ -83,7 +83,9 @@ class NandChannel : public sc_core::sc_module {
   sc_time busy_until() const;
   uint32_t dies() const { return static_cast<uint32_t>(dies_.size()); }
   // Record the bus's and each die's work on these tracks (--vcd, --activity).
-  void trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies);
+  // `suspended`: per die, the track of the reads run inside a suspended
+  // program or erase (nand.suspend; else empty).
+  void trace(ActivityTrack* bus, std::vector<ActivityTrack*> dies, std::vector<ActivityTrack*> suspended = {});
 
   // Starts [from, to) known not to fit an operation of one shape (before,
   // xfer, after) on one die. The calendars only ever gain reservations
@@ -166,6 +168,11 @@ class NandChannel : public sc_core::sc_module {
     sc_time start, array_start, end, read_end;
     bool suspendable;
     uint32_t suspends;  // reads that suspended it (nand.max_suspends)
+    // What it is, for the activity trace's slice of the time a suspend
+    // pushes it past its booked end.
+    Activity what;
+    bool gc;
+    uint64_t lpn, ppn;
   };
   std::vector<std::vector<Booking>> booked_;
   std::vector<uint32_t> movable_;  // per die, how many of its bookings are suspendable
@@ -185,6 +192,7 @@ class NandChannel : public sc_core::sc_module {
   Stats stats_;
   ActivityTrack* bus_track_ = nullptr;  // null unless traced
   std::vector<ActivityTrack*> die_tracks_;
+  std::vector<ActivityTrack*> suspend_tracks_;
 };
 
 }  // namespace ssd

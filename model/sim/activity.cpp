@@ -54,10 +54,14 @@ ActivityRecorder::ActivityRecorder(sc_core::sc_module_name name, const SimConfig
   add_track(3, 1, "dram", "port", false);
   for (uint32_t c = 0; c < cfg.cpu.cores; ++c) add_track(4, 1 + c, "cpu", "core" + std::to_string(c), false);
   channel_base_ = uint32_t(tracks_.size());
+  stride_ = 1 + dies_ * (cfg.nand.suspend ? 2 : 1);
   for (uint32_t c = 0; c < cfg.nand.geometry.channels; ++c) {
     const std::string ch = "channel" + std::to_string(c);
     add_track(10 + c, 1, ch, "bus", false);
     for (uint32_t d = 0; d < dies_; ++d) add_track(10 + c, 2 + d, ch, "die" + std::to_string(d), true);
+    if (cfg.nand.suspend)
+      for (uint32_t d = 0; d < dies_; ++d)
+        add_track(10 + c, 2 + dies_ + d, ch, "die" + std::to_string(d) + "_suspended_reads", true);
   }
   for (auto& t : tracks_) t.rec_ = this;
 
@@ -138,6 +142,7 @@ void ActivityRecorder::slice_json(const ActivityTrack& t, uint64_t start, uint64
   if (t.lpn_ != ssdtlm::PageData::kUnmapped) std::fprintf(json_, ",\"lpn\":%" PRIu64, t.lpn_);
   if (t.ppn_ != ActivityTrack::kNoPage) std::fprintf(json_, ",\"ppn\":%" PRIu64, t.ppn_);
   if (t.bytes_) std::fprintf(json_, ",\"bytes\":%" PRIu64, t.bytes_);
+  if (t.resumed_) std::fputs(",\"resumed\":true", json_);
   if (current_cmd_) std::fprintf(json_, ",\"cmd\":%" PRIu64, current_cmd_);
   std::fputs("}}", json_);
   if (t.flows_ && current_cmd_) pending_.push_back({t.pid_, t.tid_, start + (end - start) / 2});

@@ -72,9 +72,11 @@ class ActivityRecorder;
 // reservations are for.
 class ActivityTrack : public ssdtlm::TimelineObserver {
  public:
+  // `resumed`: the part of a suspended program or erase (or of an operation
+  // behind it) pushed past its booked end by a read (nand.suspend).
   void label(Activity what, bool gc = false, uint64_t lpn = ssdtlm::PageData::kUnmapped, uint64_t ppn = kNoPage,
-             uint64_t bytes = 0) {
-    what_ = what, gc_ = gc, lpn_ = lpn, ppn_ = ppn, bytes_ = bytes;
+             uint64_t bytes = 0, bool resumed = false) {
+    what_ = what, gc_ = gc, lpn_ = lpn, ppn_ = ppn, bytes_ = bytes, resumed_ = resumed;
   }
   void reserved(const sc_time& start, const sc_time& end) override;
 
@@ -87,7 +89,7 @@ class ActivityTrack : public ssdtlm::TimelineObserver {
   bool flows_ = false;  // NAND dies: link to the host command being served
   std::string process_, thread_;  // Perfetto process and thread names; the VCD's scope and signal
   Activity what_ = Activity::Idle;
-  bool gc_ = false;
+  bool gc_ = false, resumed_ = false;
   uint64_t lpn_ = 0, ppn_ = 0, bytes_ = 0;
 };
 
@@ -102,8 +104,13 @@ class ActivityRecorder : public sc_core::sc_module {
   ActivityTrack* sata_link() { return &tracks_[0]; }
   ActivityTrack* dram_port() { return &tracks_[1]; }
   ActivityTrack* cpu_core(uint32_t core) { return &tracks_[2 + core]; }
-  ActivityTrack* channel_bus(uint32_t channel) { return &tracks_[channel_base_ + channel * (dies_ + 1)]; }
-  ActivityTrack* die(uint32_t channel, uint32_t die) { return &tracks_[channel_base_ + channel * (dies_ + 1) + 1 + die]; }
+  ActivityTrack* channel_bus(uint32_t channel) { return &tracks_[channel_base_ + channel * stride_]; }
+  ActivityTrack* die(uint32_t channel, uint32_t die) { return &tracks_[channel_base_ + channel * stride_ + 1 + die]; }
+  // With nand.suspend: the reads a die runs inside a suspended program or
+  // erase (null without it).
+  ActivityTrack* die_suspended_reads(uint32_t channel, uint32_t die) {
+    return stride_ == 1 + dies_ ? nullptr : &tracks_[channel_base_ + channel * stride_ + 1 + dies_ + die];
+  }
 
   // The SATA interface brackets each host command: NAND work booked in
   // between is linked to it (b_transport never waits, so nothing interleaves).
@@ -128,7 +135,7 @@ class ActivityRecorder : public sc_core::sc_module {
   void slice_json(const ActivityTrack& t, uint64_t start, uint64_t end);
   bool in_window(uint64_t start, uint64_t end) const;
 
-  uint32_t dies_ = 0, channel_base_ = 0;
+  uint32_t dies_ = 0, channel_base_ = 0, stride_ = 0;  // stride_: tracks per channel
   std::vector<ActivityTrack> tracks_;
   uint64_t commands_ = 0, current_cmd_ = 0, flows_ = 0;
   struct Flow {

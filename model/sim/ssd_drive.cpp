@@ -49,9 +49,12 @@ void SsdDrive::trace(ActivityRecorder& rec) {
   for (uint32_t c = 0; c < controller.cpu().cores(); ++c) cores.push_back(rec.cpu_core(c));
   controller.cpu().trace(std::move(cores));
   for (uint32_t c = 0; c < channels.size(); ++c) {
-    std::vector<ActivityTrack*> dies;
-    for (uint32_t d = 0; d < channels[c]->dies(); ++d) dies.push_back(rec.die(c, d));
-    channels[c]->trace(rec.channel_bus(c), std::move(dies));
+    std::vector<ActivityTrack*> dies, suspended;
+    for (uint32_t d = 0; d < channels[c]->dies(); ++d) {
+      dies.push_back(rec.die(c, d));
+      if (ActivityTrack* reads = rec.die_suspended_reads(c, d)) suspended.push_back(reads);
+    }
+    channels[c]->trace(rec.channel_bus(c), std::move(dies), std::move(suspended));
   }
 }
 

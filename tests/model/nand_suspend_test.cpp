@@ -9,8 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
 
 #include "model/host/io_source.h"
+#include "tests/model/scratch.h"
 #include "tests/model/timed_source.h"
 #include "tests/model/timing_drive.h"
 
@@ -126,6 +130,52 @@ TEST(SuspendWriteThrough, EveryWriteBehindTheSuspendedProgramCompletesLater) {
   EXPECT_EQ(r["write"]["lat_ns"]["max"].get<uint64_t>(), (second + away) / kNs);
   EXPECT_EQ(r["read"]["lat_ns"]["max"].get<uint64_t>(), (kToDie + away + kFromFlash) / kNs);
   EXPECT_EQ(r["device"]["channels"][0]["suspends"], 1);
+}
+
+// The activity trace of the same suspend: the program stays on the die's
+// track where it was booked, the read is drawn on the die's track of
+// suspended reads from the suspend command to its data's end, and the time
+// the program is pushed past its booked end follows it under its own name,
+// marked `resumed`.
+TEST(SuspendActivity, TheReadIsDrawnInTheSuspendAndTheProgramPushedBack) {
+  const std::string trace_path = ssdtest::scratch("suspend_activity.json");
+  const Options opts = parse(drive({"--nand.channels=1", "--nand.dies_per_channel=1", "--precondition=seq-fill",
+                                    "--nand.suspend=true", "--nand.t_suspend=30us", "--activity=" + trace_path}));
+  Simulation sim(opts.config());
+  const uint64_t write = kCmd + ps_xfer(4096, kSata) + kDecode + dram(4096) + kLookup + kUpdate + dram(8) + kFlashOp +
+                         kXfer + kTprog + kComplete;
+  const uint64_t program_end = write - kComplete, read_at = program_end - kTprog / 2;
+  const uint64_t away = kSuspend + kTr + kXfer;
+  TimedRequests src({at(ssdtlm::HostOp::Write, 0, 0), at(ssdtlm::HostOp::Read, 1, read_at)});
+  sim.run(&src, 2);
+  ASSERT_EQ(sim.report()["device"]["channels"][0]["suspends"], 1);
+  std::ifstream in(trace_path);
+  const nlohmann::json t = nlohmann::json::parse(in);
+  const auto ps = [](const nlohmann::json& us) { return uint64_t(std::llround(us.get<double>() * 1e6)); };
+  std::map<std::string, std::vector<nlohmann::json>> die_slices;  // by track name
+  std::map<int, std::string> track;
+  for (const auto& e : t["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == 10) track[e["tid"]] = e["args"]["name"];
+  for (const auto& e : t["traceEvents"])
+    if (e["ph"] == "X" && e["pid"] == 10 && e["tid"] != 1) die_slices[track.at(e["tid"])].push_back(e);
+  const auto& die = die_slices["die0"];
+  ASSERT_EQ(die.size(), 2u);
+  EXPECT_EQ(die[0]["name"], "program");
+  EXPECT_EQ(ps(die[0]["ts"]), program_end - kTprog - kXfer);
+  EXPECT_EQ(ps(die[0]["dur"]), kXfer + kTprog);
+  EXPECT_FALSE(die[0]["args"].contains("resumed"));
+  EXPECT_EQ(die[1]["name"], "program");
+  EXPECT_EQ(ps(die[1]["ts"]), program_end);
+  EXPECT_EQ(ps(die[1]["dur"]), away);
+  EXPECT_EQ(die[1]["args"]["resumed"], true);
+  EXPECT_EQ(die[1]["args"]["ppn"], die[0]["args"]["ppn"]);
+  EXPECT_EQ(die[1]["args"]["lpn"], 0);
+  const auto& reads = die_slices["die0_suspended_reads"];
+  ASSERT_EQ(reads.size(), 1u);
+  EXPECT_EQ(reads[0]["name"], "read");
+  EXPECT_EQ(ps(reads[0]["ts"]), read_at + kToDie);
+  EXPECT_EQ(ps(reads[0]["dur"]), away);
+  EXPECT_EQ(reads[0]["args"]["lpn"], 1);
 }
 
 class SuspendChain : public testing::TestWithParam<bool> {};

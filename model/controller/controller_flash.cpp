@@ -161,7 +161,7 @@ sc_time Controller::issue_flash(const ftl::FlashOp& op, uint32_t page, uint32_t 
   flash_cmd_.gc = op.gc;
   flash_cmd_.gc_planes = gc_planes;
   flash_cmd_.ppn = op.ppn.v;
-  flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : host_lpn_;
+  flash_cmd_.lpn = op.gc ? ssdtlm::PageData::kUnmapped : op.lpn != ftl::FlashOp::kNoLpn ? op.lpn : host_lpn_;
   flash_cmd_.suspendable = suspendable_ && op.kind != ftl::FlashOp::Kind::Read;
   flash_cmd_.host_read = host_reading_ && op.kind == ftl::FlashOp::Kind::Read && !op.gc;
   const sc_time now = ssdtlm::sim_time();

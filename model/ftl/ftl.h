@@ -49,6 +49,12 @@ struct FlashOp {
   // head or the ops since: a block set's erases side by side on their dies,
   // or the first op on each die of a later block in a block-FTL flush.
   bool sibling = false;
+  // The host page a host (not gc) op serves, where it is not the page the
+  // controller is serving now: a block FTL's flush programs the pages that
+  // earlier commands left in its buffer. kNoLpn: the current one. Only the
+  // activity trace reads it.
+  static constexpr uint32_t kNoLpn = UINT32_MAX;
+  uint32_t lpn = kNoLpn;
 };
 
 // What serving one logical page costs; the firmware turns it into time.
@@ -85,6 +91,7 @@ struct FtlWork {
     o.after = op.after;
     o.barrier = op.barrier;
     o.sibling = op.sibling;
+    o.lpn = op.lpn;
   }
   void clear() {
     cpu_cycles = 0;

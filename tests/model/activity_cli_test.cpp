@@ -113,5 +113,29 @@ TEST(ActivityCli, TracingChangesNoResultAndMatchesTheReport) {
   }
 }
 
+// A block FTL's buffer holds the pages of four random writes until the
+// fourth flushes it: the merge programs each of them under its own LPN (the
+// commands' offsets), not the flushing command's.
+TEST(ActivityCli, ABufferFlushProgramsEachPageUnderItsOwnLpn) {
+  const std::string trace = tmp("flush.json");
+  const Result r = run("--nand.channels=1 --nand.dies_per_channel=1 --nand.planes_per_die=1 --nand.blocks_per_plane=64 "
+                       "--nand.pages_per_block=16 --nand.page_size=4k --ftl.name=block --ftl.op=0.25 "
+                       "--ftl.block.buffer=4 --precondition=none --workload.rw=randwrite --workload.bs=4k "
+                       "--workload.iodepth=1 --workload.number_ios=4 --workload.size=64k --activity=" + trace);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json t = ssdtest::read_json(trace);  // kept: a range over a temporary's member dangles
+  std::vector<uint64_t> written, programmed;
+  for (const auto& e : t["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    if (e["name"] == "WRITE") written.push_back(e["args"]["offset"].get<uint64_t>() / 4096);
+    if (e["name"] == "program") programmed.push_back(e["args"]["lpn"].get<uint64_t>());
+  }
+  std::sort(written.begin(), written.end());
+  std::sort(programmed.begin(), programmed.end());
+  ASSERT_EQ(written.size(), 4u);
+  EXPECT_EQ(std::adjacent_find(written.begin(), written.end()), written.end()) << "four distinct pages";
+  EXPECT_EQ(programmed, written);
+}
+
 }  // namespace activity_cli_test
 

@@ -417,7 +417,9 @@ void BlockFtl::program(uint32_t lb, uint32_t set, uint32_t offset, PageContent c
   // merge traffic before it on its die.
   const uint32_t die = die_of(lb, offset);
   const int32_t index = int32_t(e.work.ops.size());
-  add(e, {FlashOp::Kind::Program, p, gc, after});
+  FlashOp op{FlashOp::Kind::Program, p, gc, after};
+  if (!gc) op.lpn = lb * lpb_ + offset;  // (a buffered page of an earlier command, or this one's)
+  add(e, op);
   last_op_[die] = index;
   ++e.stats.flash_pages_written;
 }

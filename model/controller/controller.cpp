@@ -143,11 +143,11 @@ void Controller::background() {
       for (uint32_t d : mine) ++bg_busy_[d];
     }
     sc_time t = charge(work, now);
-    t = cpu_.execute(t, cfg_.cpu.page_cycles * work.ops.size());
-    done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
     // What the plan saw of the array, read now: the slice's ops run over
     // time, while the host's commands may change the media meanwhile.
     if (needs_plan()) plan_view(work.ops, planned);
+    t = cpu_.execute(t, cfg_.cpu.page_cycles * nand_commands(work.ops, planned));
+    done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
     sc_time all = t, barrier_from = t, siblings_end = sc_core::SC_ZERO_TIME;
     for (size_t i = 0; i < work.ops.size(); ++i) {
       const ftl::FlashOp& op = work.ops[i];

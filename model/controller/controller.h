@@ -194,6 +194,12 @@ class Controller : public sc_core::sc_module {
   // Needed only with packed pages or power-fail tracking (else `out` is left empty).
   bool needs_plan() const { return packed_.enabled() || bool(on_program_); }
   void plan_view(const std::vector<ftl::FlashOp>& ops, std::vector<Planned>& out);
+  // The NAND commands the firmware builds for `ops`, cpu.cycles.flash_op
+  // each: one an op, but with packed pages one a flash page a program
+  // completes (none while its page still fills in the controller's buffer)
+  // or a read's slot lies in (none while the slot is in the buffer). `plan`:
+  // plan_view's of `ops` when needs_plan().
+  uint64_t nand_commands(const std::vector<ftl::FlashOp>& ops, const std::vector<Planned>& plan) const;
   // Multi-plane (nand.multiplane): the ops after `i` in `ops` that run with
   // it as one operation (same die, kind and multi-plane block, same page of
   // other planes, everything they wait for already `booked`), into `with`.

@@ -11,7 +11,10 @@ namespace ssd {
 sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const Batch* batch) {
   // The firmware builds every NAND command of the list up front; the flash
   // controller's sequencer then runs them as their dependencies allow.
-  const sc_time issued = cpu_.execute(at, cfg_.cpu.page_cycles * work.ops.size());
+  // (Tested once here: the loops below run for every op of every command.)
+  const bool plan = needs_plan(), tracked = bool(on_program_);
+  if (plan) plan_view(work.ops, planned_);
+  const sc_time issued = cpu_.execute(at, cfg_.cpu.page_cycles * nand_commands(work.ops, planned_));
   // Completion time of each op, for the dependencies the FTL declared.
   std::vector<sc_time>& done = done_;
   done.assign(work.ops.size(), sc_core::SC_ZERO_TIME);
@@ -58,9 +61,6 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
     }
     return bytes;
   };
-  // (Tested once here: the loops below run for every op of every command.)
-  const bool plan = needs_plan(), tracked = bool(on_program_);
-  if (plan) plan_view(work.ops, planned_);
   const auto on_flash = [&](size_t i) { return !plan || planned_[i].on_flash; };
   // The page's spare area names its LPN and version: what a rebuild reads.
   const auto programmed = [&](size_t i) {
@@ -99,6 +99,21 @@ sc_time Controller::run_flash(const ftl::FtlWork& work, const sc_time& at, const
   if (merges) gc_free_at_ = all;
   if (work.drains_buffer) ftl_buffer_free_at_ = std::max(ftl_buffer_free_at_, all);
   return all;
+}
+
+uint64_t Controller::nand_commands(const std::vector<ftl::FlashOp>& ops, const std::vector<Planned>& plan) const {
+  if (!packed_.enabled()) return ops.size();
+  uint64_t n = 0;
+  CompressedLayout::Span span[2];
+  uint32_t first = 0;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    const ftl::FlashOp& op = ops[i];
+    const uint32_t slot = fgeo_.page_in_block(op.ppn);
+    if (op.kind == ftl::FlashOp::Kind::Erase) ++n;
+    else if (op.kind == ftl::FlashOp::Kind::Program) n += packed_.completes(slot, &first);
+    else if (plan[i].on_flash) n += packed_.spans(slot, span);
+  }
+  return n;
 }
 
 size_t Controller::head_of(const std::vector<ftl::FlashOp>& ops, size_t i) {

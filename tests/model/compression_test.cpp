@@ -66,6 +66,25 @@ TEST(Compression, APageStraddlingTwoFlashPagesReadsBoth) {
   EXPECT_EQ(packed["device"]["channels"][0]["reads"].get<uint64_t>(), 2u);
 }
 
+TEST(Compression, TheFirmwareBuildsANandCommandPerFlashPageTouched) {
+  // cpu.cycles.flash_op is the cost of one NAND command: a write whose host
+  // page waits in the buffer builds none, the straddling read above two.
+  const std::string cpu = "--cpu.clock=100MHz --cpu.cycles.flash_op=1000 ";  // 10 us a command
+  constexpr uint64_t kOpNs = 10000;
+  const std::string w = cpu + "--precondition=none --workload.rw=write --workload.number_ios=8 ";
+  const auto plain_w = report(w, "fw0");
+  const auto packed_w = report(w + "--controller.compression=true --workload.compressibility=50", "fw1");
+  const uint64_t page_ns = uint64_t(4096 / kRate * 1e9 + 0.5) + uint64_t(kTprogNs);
+  EXPECT_EQ(clat(packed_w, "write", "max"), clat(plain_w, "write", "max"));
+  EXPECT_EQ(clat(plain_w, "write", "min") - clat(packed_w, "write", "min"), page_ns + kOpNs);
+  const std::string r = cpu + "--precondition=seq-fill --workload.rw=read --workload.number_ios=1 "
+                              "--workload.offset=4k --workload.size=4k ";
+  const auto plain_r = report(r, "fr0");
+  const auto packed_r = report(r + "--controller.compression=true --workload.compressibility=25", "fr1");
+  const int64_t expect = int64_t(kOpNs + kTrNs) - int64_t(1024 / kRate * 1e9 + 0.5);
+  EXPECT_EQ(int64_t(clat(packed_r, "read", "max")) - int64_t(clat(plain_r, "read", "max")), expect);
+}
+
 TEST(Compression, IncompressibleDataChangesNothing) {
   const std::string w = "--precondition=seq-fill --workload.rw=randrw --workload.number_ios=3000 ";
   const auto plain = report(w, "n0");
